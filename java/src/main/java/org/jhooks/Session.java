@@ -1,0 +1,61 @@
+package org.jhooks;
+
+import java.util.Collections;
+import java.util.Map;
+import org.tensorflow.ndarray.NdArray;
+
+/**
+ * The language-neutral session view that hooks talk to. A run through it never fires hooks.
+ *
+ * <p>Fetches are a tensor name ({@code "loss:0"}), an op name run as a target (result
+ * {@code null}), or a {@link java.util.List} / {@link java.util.Map} (String keys) nest of them;
+ * the result has the same structure with {@link NdArray} leaves. Values handed out are copies
+ * that the caller owns (see {@code docs/contract.md}, "Values and ownership").
+ */
+public interface Session {
+
+  /**
+   * Runs fetches with feeds and options.
+   *
+   * @param fetches a name or a nest of names, see above; {@code null} runs nothing and returns null
+   * @param feeds tensor name to value; may be empty, never null
+   * @param options run options, or {@code null}
+   * @return the results in the structure of {@code fetches}
+   * @throws IllegalArgumentException a name is not in the graph
+   */
+  Object run(Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options);
+
+  /** Runs fetches without feeds or options. */
+  default Object run(Object fetches) {
+    return run(fetches, Collections.emptyMap(), null);
+  }
+
+  /** Runs fetches with feeds. */
+  default Object run(Object fetches, Map<String, ? extends NdArray<?>> feeds) {
+    return run(fetches, feeds, null);
+  }
+
+  /**
+   * Writes a TF V2 checkpoint ({@code prefix.index}, {@code prefix.data-00000-of-00001}) of every
+   * saveable variable; it does not update the {@code checkpoint} state file.
+   *
+   * @param prefix the checkpoint prefix, for example {@code /ckpt/model.ckpt-100}
+   */
+  void save(String prefix);
+
+  /** Restores every saveable variable from the checkpoint at {@code prefix}. */
+  void restore(String prefix);
+
+  /** The name of the int64 scalar global step tensor, normally {@code "global_step:0"}. */
+  String globalStepTensorName();
+
+  /**
+   * Reads the global step with a raw run.
+   *
+   * @return the current value of {@link #globalStepTensorName()}
+   */
+  default long globalStep() {
+    NdArray<?> value = (NdArray<?>) run(globalStepTensorName());
+    return ((Number) value.getObject()).longValue();
+  }
+}

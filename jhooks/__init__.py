@@ -1,0 +1,34 @@
+"""jhooks: TensorFlow training hooks that behave the same in Python and on the JVM.
+
+The top level is the hook API only: importing it loads neither tensorflow nor jpype. The
+lifecycle and error rules are in docs/contract.md.
+"""
+
+from jhooks.api.errors import CallerFeedConflictError, HookError, HookFeedConflictError
+from jhooks.api.hook import Hook
+from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.model import ModelDependentHook, ModelInstance
+from jhooks.api.run_args import RunOptions, SessionRunArgs, SessionRunContext, SessionRunValues
+from jhooks.api.session import Coordinator, Session
+from jhooks.api.validation import HookValidationError, SnakeCaseHookWarning, validate_hook
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CallerFeedConflictError",
+    "CheckpointSaverListener",
+    "Coordinator",
+    "Hook",
+    "HookError",
+    "HookFeedConflictError",
+    "HookValidationError",
+    "ModelDependentHook",
+    "ModelInstance",
+    "RunOptions",
+    "Session",
+    "SessionRunArgs",
+    "SessionRunContext",
+    "SessionRunValues",
+    "SnakeCaseHookWarning",
+    "validate_hook",
+]
