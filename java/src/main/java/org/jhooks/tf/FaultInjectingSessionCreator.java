@@ -10,8 +10,8 @@ import org.tensorflow.ndarray.NdArray;
 
 /**
  * Wraps another {@link SessionCreator}: the sessions it makes are real, but chosen runs (counted
- * over all sessions it created, from 1, every run through the {@link TfSession} view: hooked runs
- * and hooks' raw runs alike) fail before reaching TensorFlow with the exception tensorflow-java
+ * over all sessions it created, from 1: every run through the {@link TfSession} view, hooked runs
+ * and hooks' raw runs alike, or only those with a given target) fail before reaching TensorFlow with the exception tensorflow-java
  * raises for a status code ({@link ErrorCodes#exceptionFor}, built from a real {@code TF_Status}).
  * For tests of recovery and error handling.
  */
@@ -21,8 +21,20 @@ public final class FaultInjectingSessionCreator implements SessionCreator {
   private final AtomicInteger runs = new AtomicInteger();
   private final AtomicInteger sessions = new AtomicInteger();
 
+  private final String countedTarget;
+
+  /** Counts every run. */
   public FaultInjectingSessionCreator(SessionCreator delegate) {
+    this(delegate, null);
+  }
+
+  /**
+   * Counts only runs whose targets include {@code countedTarget} (for example the train op), so
+   * hooks' raw runs do not shift the numbering.
+   */
+  public FaultInjectingSessionCreator(SessionCreator delegate, String countedTarget) {
     this.delegate = delegate;
+    this.countedTarget = countedTarget;
   }
 
   /**
@@ -41,7 +53,7 @@ public final class FaultInjectingSessionCreator implements SessionCreator {
     return this;
   }
 
-  /** Runs so far, failed ones included. */
+  /** Counted runs so far, failed ones included. */
   public int runCount() {
     return runs.get();
   }
@@ -72,7 +84,8 @@ public final class FaultInjectingSessionCreator implements SessionCreator {
           java.util.List<String> targets,
           Map<String, ? extends NdArray<?>> feeds,
           RunOptions options) {
-        Map.Entry<ErrorCodes.Code, String> fault = faults.get(runs.incrementAndGet());
+        Map.Entry<ErrorCodes.Code, String> fault =
+            countedTarget == null || targets.contains(countedTarget) ? faults.get(runs.incrementAndGet()) : null;
         if (fault != null) {
           throw ErrorCodes.exceptionFor(fault.getKey(), fault.getValue());
         }

@@ -47,24 +47,29 @@ public final class Values {
       case DT_FLOAT:
       case DT_HALF:
       case DT_BFLOAT16:
-        return ((FloatNdArray) tensor).copyTo(NdArrays.ofFloats(tensor.shape()));
+        return copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape()));
       case DT_DOUBLE:
-        return ((DoubleNdArray) tensor).copyTo(NdArrays.ofDoubles(tensor.shape()));
+        return copy((DoubleNdArray) tensor, NdArrays.ofDoubles(tensor.shape()));
       case DT_INT32:
-        return ((IntNdArray) tensor).copyTo(NdArrays.ofInts(tensor.shape()));
+        return copy((IntNdArray) tensor, NdArrays.ofInts(tensor.shape()));
       case DT_INT64:
-        return ((LongNdArray) tensor).copyTo(NdArrays.ofLongs(tensor.shape()));
+        return copy((LongNdArray) tensor, NdArrays.ofLongs(tensor.shape()));
       case DT_UINT8:
-        return ((ByteNdArray) tensor).copyTo(NdArrays.ofBytes(tensor.shape()));
+        return copy((ByteNdArray) tensor, NdArrays.ofBytes(tensor.shape()));
       case DT_UINT16:
-        return ((ShortNdArray) tensor).copyTo(NdArrays.ofShorts(tensor.shape()));
+        return copy((ShortNdArray) tensor, NdArrays.ofShorts(tensor.shape()));
       case DT_BOOL:
-        return ((BooleanNdArray) tensor).copyTo(NdArrays.ofBooleans(tensor.shape()));
+        return copy((BooleanNdArray) tensor, NdArrays.ofBooleans(tensor.shape()));
       case DT_STRING:
-        return ((NdArray<String>) tensor).copyTo(NdArrays.ofObjects(String.class, tensor.shape()));
+        return copy((NdArray<String>) tensor, NdArrays.ofObjects(String.class, tensor.shape()));
       default:
         throw new IllegalArgumentException("cannot copy a tensor of dtype " + dtype + " to the heap");
     }
+  }
+
+  private static <T, A extends NdArray<T>> A copy(NdArray<T> from, A to) {
+    from.copyTo(to); // copyTo returns the source, not the destination
+    return to;
   }
 
   /**
