@@ -56,6 +56,8 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private final ArrayDeque<PendingSave> pending = new ArrayDeque<>();
   private Session lastSession;
   private int overlapCount;
+  /** Test seam: runs on the writer thread before each write, with the step being written. */
+  volatile java.util.function.LongConsumer beforeWrite;
   private boolean released;
 
   private static final class PendingSave {
@@ -119,7 +121,12 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       prefix = keeper.prefixFor(step);
     }
     String finalPrefix = prefix;
+    long labelled = step;
     Future<?> write = executor.submit(() -> {
+      java.util.function.LongConsumer seam = beforeWrite;
+      if (seam != null) {
+        seam.accept(labelled);
+      }
       writer.write(finalPrefix, snapshot);
       keeper.commit(finalPrefix);
       return null;
