@@ -78,10 +78,13 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   public void afterCreateSession(Session session, Coordinator coord) {
     checkBackground("afterCreateSession");
     long step = session.globalStep();
-    // A re-created session restored from our own latest checkpoint: that step is saved already.
+    // Never twice for one step: a session re-created (recovery) or restored from the dir's latest
+    // checkpoint, which already holds this step, is not saved again.
     if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
       timer.updateLastTriggeredStep(step);
-      save(session, step, "afterCreateSession");
+      if (!keeper.latestIs(step)) {
+        save(session, step, "afterCreateSession");
+      }
     }
     if (takeStopRequest()) {
       coord.requestStop();
