@@ -22,7 +22,7 @@ import org.tensorflow.types.TInt64;
  * Real graphs for the hook tests. The counter graph: float variable {@code v} starting at 0;
  * {@code train_step} adds 1 to {@code v} and then to {@code global_step}, so after every step
  * {@code v == global_step}; {@code loss = sqrt(3.5 - v)} (NaN once v > 3.5); placeholder {@code x}
- * with {@code double = 2x}; {@code v_summary}, a serialized scalar Summary of v.
+ * with {@code double = 2x} and {@code sqrt_x}; {@code v_summary}, a serialized scalar Summary of v.
  */
 final class HookGraphs {
   static final String TRAIN = GlobalStep.TRAIN_STEP;
@@ -37,6 +37,7 @@ final class HookGraphs {
     tf.withName("loss").math.sqrt(tf.math.sub(tf.constant(3.5f), tf.identity(v)));
     Placeholder<TFloat32> x = tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.scalar()));
     tf.withName("double").math.mul(x, tf.constant(2f));
+    tf.withName("sqrt_x").math.sqrt(x);
     tf.withName("v_summary").summary.scalarSummary(tf.constant("v"), tf.identity(v));
     GlobalStep.create(tf, bump);
     return g;
