@@ -137,6 +137,33 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     }
   }
 
+  /**
+   * The first fetched or fed name of {@code args} that is not in the graph, or {@code null}.
+   * Fetches without {@code ":N"} are op names, feeds and other fetches tensor names.
+   */
+  public String missingName(org.jhooks.SessionRunArgs args) {
+    for (String name : Nest.flatten(args.fetches())) {
+      boolean found = Nest.isTensorName(name) ? exists(name) : graph.operation(name) != null;
+      if (!found) {
+        return name;
+      }
+    }
+    for (String name : args.feeds().keySet()) {
+      if (!exists(name)) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  private boolean exists(String tensorName) {
+    try {
+      return graph.output(tensorName) != null;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   private Output<?> outputOrThrow(String name, String use) {
     Output<?> output;
     try {
