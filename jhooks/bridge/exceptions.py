@@ -145,13 +145,19 @@ def call_java(func: Callable[..., Any], *args: Any) -> Any:
 
 
 def python_errors(func: F) -> F:
-    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones."""
+    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
+    the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
+
+    from jhooks.bridge import threads
+
+    name = func.__qualname__
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with threads.callback(name):
+                return func(*args, **kwargs)
         except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
             if is_java_exception(e):
                 raise

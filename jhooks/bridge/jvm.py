@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from jhooks.bridge import threads
 from jhooks.bridge.classpath import classpath
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ def start(extra_classpath: Sequence[str] = ()) -> None:
     with _lock:
         if jpype.isJVMStarted():
             _check_running(jpype)
+            threads.install_exit_guard()
             return
         jars = classpath()
         tf_java = tf_java_version(jars)
@@ -130,6 +132,7 @@ def start(extra_classpath: Sequence[str] = ()) -> None:
         jpype.startJVM(*args, classpath=list(jars) + list(extra_classpath), convertStrings=False)
         import jpype.imports  # noqa: F401  (enables `from org... import`)
         _load_natives(jpype)
+        threads.install_exit_guard()
         log.debug("JVM started: tensorflow-java %s, runtime from %s", tf_java, tfdir or "tensorflow-java")
 
 
