@@ -61,3 +61,20 @@ def test_outside_the_launcher_python_hooks_say_how_to_start_the_app(call):
             call_java(PythonHooks.fromCommandLine)
         else:
             call_java(PythonHooks.load, "m:C")
+
+
+def test_the_example_training_app_runs_with_a_python_hook_printing_the_loss(tmp_path):
+    done = launcher("org.jhooks.examples.TrainLinearModel", "--hook", "launcher_hooks:LossPrinter",
+                    "--", str(tmp_path / "ckpt"), "60", "gd", "20")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    printed = [line.split() for line in lines if line.startswith("python loss ")]
+    # one line per run; the global step fetched in the same run as train_step is read before or
+    # after its increment, so only the count and the values' types are fixed
+    assert len(printed) == 60
+    assert all(p[4] == "float32" for p in printed)
+    losses = [float(p[3]) for p in printed]
+    assert losses[-1] < losses[0] / 10
+    java_summary = [line for line in lines if line.startswith("{")][-1]
+    assert '"global_step":60' in java_summary
+    assert "python end 60" in lines
