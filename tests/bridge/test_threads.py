@@ -11,7 +11,6 @@ import pytest
 
 import jhooks
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.exceptions import call_java
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
