@@ -1,0 +1,40 @@
+"""A jhooks Coordinator view over TensorFlow's ``tf.train.Coordinator``."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from jhooks.api.session import Coordinator
+
+
+class TfCoordinatorView(Coordinator):
+    """Forwards to the TF coordinator of the current session, so TF's semantics hold.
+
+    ``requestStop(cause)`` calls ``coord.request_stop(cause)``: TF stops after the current run, and
+    when ``cause`` is given TF keeps the first one and re-raises it when the monitored session
+    closes (``coord.join``), as for TF's own hooks. ``shouldStop()`` is ``coord.should_stop()``;
+    ``clearStop()`` is ``coord.clear_stop()``. A re-created session (recovery) brings a new TF
+    coordinator and a new view.
+    """
+
+    def __init__(self, coord) -> None:
+        super().__init__()
+        self.tfCoordinator = coord
+
+    def requestStop(self, cause: Optional[BaseException] = None) -> None:
+        if cause is None:
+            self.tfCoordinator.request_stop()
+            return
+        if self._error is None:
+            self._error = cause
+        self.tfCoordinator.request_stop((type(cause), cause, cause.__traceback__))
+
+    def shouldStop(self) -> bool:
+        return self.tfCoordinator.should_stop()
+
+    def error(self) -> Optional[BaseException]:
+        return self._error
+
+    def clearStop(self) -> None:
+        self._error = None
+        self.tfCoordinator.clear_stop()

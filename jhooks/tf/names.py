@@ -1,0 +1,143 @@
+"""Translation between jhooks names/values and tf.compat.v1 graph objects and protos.
+
+Fetch names follow docs/contract.md: ``"op:N"`` is a tensor (result: numpy array), an op name
+without ``:N`` is run as a target (result: None). A tensor name that is a resource variable's
+handle (e.g. ``"global_step:0"`` of ``get_or_create_global_step``) fetches the variable's value,
+as tensorflow-java does, so the same names work for graphs from either language.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Optional
+
+import numpy as np
+import tensorflow as tf
+
+from jhooks.api import nest
+from jhooks.api.run_args import RunOptions, SessionRunArgs
+from jhooks.tf.errors import GraphNameError
+
+# (hook, callback) of the party whose names are resolved, for error messages
+Where = Callable[[], "tuple[str, str]"]
+
+
+def _variable_value(graph: tf.Graph, handle: tf.Tensor) -> Optional[tf.Tensor]:
+    """The read tensor of the resource variable whose handle is ``handle``, if the graph has one."""
+    for key in (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES):
+        for v in graph.get_collection(key):
+            if getattr(v, "handle", None) is handle:
+                # Built with the variable in graph mode; reading it adds no op to a finalized graph.
+                return getattr(v, "_graph_element", None)
+    return None
+
+
+def resolve_tensor(graph: tf.Graph, name: str, where: Where) -> tf.Tensor:
+    if not nest.is_tensor_name(name):
+        hook, callback = where()
+        raise GraphNameError(hook, callback, name, "is not a tensor name (expected 'op:N')")
+    try:
+        tensor = graph.get_tensor_by_name(name)
+    except (KeyError, ValueError) as e:
+        hook, callback = where()
+        raise GraphNameError(hook, callback, name, f"is not in the session's graph ({e})") from None
+    if tensor.dtype == tf.resource and tensor.op.type == "VarHandleOp":
+        value = _variable_value(graph, tensor)
+        if value is not None:
+            return value
+    return tensor
+
+
+def resolve_fetch(graph: tf.Graph, name: str, where: Where) -> Any:
+    if nest.is_tensor_name(name):
+        return resolve_tensor(graph, name, where)
+    try:
+        return graph.get_operation_by_name(name)
+    except (KeyError, ValueError) as e:
+        hook, callback = where()
+        raise GraphNameError(hook, callback, name, f"is not an op in the session's graph ({e})") from None
+
+
+def resolve_fetches(graph: tf.Graph, fetches: Any, where: Where) -> Any:
+    """The TF fetch structure for a jhooks fetch nest (same shape; tuples stay tuples)."""
+    return nest.map_structure(fetches, lambda n: resolve_fetch(graph, n, where))
+
+
+def resolve_feeds(graph: tf.Graph, feeds: Optional[Mapping[str, Any]], where: Where) -> Optional[dict]:
+    if not feeds:
+        return None
+    return {resolve_tensor(graph, name, where): value for name, value in feeds.items()}
+
+
+def to_array(value: Any) -> np.ndarray:
+    """TF returns numpy scalars (np.float32, bytes) for rank-0 tensors; hooks get shape-() arrays."""
+    return value if isinstance(value, np.ndarray) else np.asarray(value)
+
+
+def normalize_results(fetches: Any, results: Any) -> Any:
+    """``results`` rebuilt in the structure of the jhooks ``fetches``: arrays, None for targets."""
+    if fetches is None:
+        return None
+    if isinstance(fetches, str):
+        return to_array(results) if nest.is_tensor_name(fetches) else None
+    if isinstance(fetches, tuple):
+        return tuple(normalize_results(f, r) for f, r in zip(fetches, results))
+    if isinstance(fetches, list):
+        return [normalize_results(f, r) for f, r in zip(fetches, results)]
+    return {k: normalize_results(f, results[k]) for k, f in fetches.items()}
+
+
+def options_to_proto(options: Optional[RunOptions]) -> Optional[tf.compat.v1.RunOptions]:
+    if options is None:
+        return None
+    return tf.compat.v1.RunOptions(
+        trace_level=options.traceLevel,
+        timeout_in_ms=options.timeoutInMs,
+        inter_op_thread_pool=options.interOpThreadPool,
+        output_partition_graphs=options.outputPartitionGraphs,
+        report_tensor_allocations_upon_oom=options.reportTensorAllocationsUponOom,
+    )
+
+
+def options_from_proto(proto: Any) -> Optional[RunOptions]:
+    if proto is None:
+        return None
+    return RunOptions(
+        traceLevel=int(proto.trace_level),
+        timeoutInMs=int(proto.timeout_in_ms),
+        interOpThreadPool=int(proto.inter_op_thread_pool),
+        outputPartitionGraphs=bool(proto.output_partition_graphs),
+        reportTensorAllocationsUponOom=bool(proto.report_tensor_allocations_upon_oom),
+    )
+
+
+def _fetch_name(fetch: Any) -> str:
+    if isinstance(fetch, str):
+        return fetch
+    if isinstance(fetch, (tf.Tensor, tf.Operation)):
+        return fetch.name
+    if isinstance(fetch, tf.Variable):
+        return fetch.name
+    raise ValueError(f"cannot express TF fetch {type(fetch).__name__} {fetch!r} as a jhooks name")
+
+
+def _names_of(fetches: Any) -> Any:
+    if fetches is None:
+        return None
+    if isinstance(fetches, dict):
+        return {str(k): _names_of(v) for k, v in fetches.items()}
+    if isinstance(fetches, tuple):
+        return tuple(_names_of(f) for f in fetches)
+    if isinstance(fetches, list):
+        return [_names_of(f) for f in fetches]
+    return _fetch_name(fetches)
+
+
+def args_from_tf(fetches: Any, feed_dict: Optional[Mapping[Any, Any]], options: Any = None) -> SessionRunArgs:
+    """The caller's TF run arguments as jhooks SessionRunArgs (tensors and ops become names).
+
+    Raises ValueError for fetches or feed keys jhooks cannot name (e.g. SparseTensor).
+    """
+    feeds = {}
+    for key, value in (feed_dict or {}).items():
+        feeds[_fetch_name(key)] = value
+    return SessionRunArgs(_names_of(fetches), feeds, options_from_proto(options))

@@ -1,0 +1,81 @@
+"""TfSessionView: the jhooks Session protocol over a raw tf.compat.v1 session.
+
+TensorFlow hands hooks the raw session (``after_create_session``, ``run_context.session`` and
+``end``); this view keeps it raw, so a run through it never fires hooks (docs/contract.md).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Mapping, Optional, Tuple
+
+import tensorflow as tf
+
+from jhooks.api.run_args import RunOptions
+from jhooks.tf import names, saver as graph_saver
+
+DEFAULT_GLOBAL_STEP = "global_step:0"
+
+
+class TfSessionView:
+    """Runs names against ``rawSession.graph``; values are numpy arrays (shape () for scalars).
+
+    ``where`` tells error messages who is calling: a ``() -> (hook, callback)`` function; the
+    adapter passes its hook and current callback.
+    """
+
+    def __init__(self, rawSession: Any, where: Optional[Callable[[], Tuple[str, str]]] = None) -> None:
+        self.rawSession = rawSession
+        self._where = where or (lambda: ("TfSessionView", "run"))
+
+    @property
+    def graph(self) -> tf.Graph:
+        return self.rawSession.graph
+
+    def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,
+            options: Optional[RunOptions] = None) -> Any:
+        """Runs once on the raw session; the result has the structure of ``fetches``.
+
+        Tensor names give ``np.ndarray`` (rank 0 for scalars), op names None. Raises
+        GraphNameError for a name not in the graph, before anything runs, and TF's OpError
+        subclasses (e.g. OutOfRangeError) unchanged.
+        """
+        graph = self.graph
+        tfFetches = names.resolve_fetches(graph, fetches, self._where)
+        tfFeeds = names.resolve_feeds(graph, feeds, self._where)
+        results = self.rawSession.run(tfFetches, feed_dict=tfFeeds, options=names.options_to_proto(options))
+        return names.normalize_results(fetches, results)
+
+    def _saver(self) -> graph_saver.GraphSaver:
+        s = graph_saver.of(self.graph)
+        if s is None:
+            hook, callback = self._where()
+            raise RuntimeError(
+                f"{hook}.{callback}: no checkpoint saver for this graph: it has no global variables, or no "
+                "jhooks adapter's begin() ran before the graph was finalized")
+        return s
+
+    def save(self, prefix: str) -> None:
+        """Writes a TF V2 checkpoint of every global variable (incl. the global step) at ``prefix``.
+
+        Files: ``prefix.index`` and ``prefix.data-00000-of-00001``; the parent directory is
+        created. The ``checkpoint`` state file is not touched (see jhooks.tf.checkpoint_state).
+        """
+        parent = os.path.dirname(os.path.abspath(prefix))
+        os.makedirs(parent, exist_ok=True)
+        self._saver().save(self.rawSession, prefix)
+
+    def restore(self, prefix: str) -> None:
+        """Restores every global variable from the V2 checkpoint at ``prefix`` (keys: variable names)."""
+        self._saver().restore(self.rawSession, prefix)
+
+    def globalStepTensorName(self) -> str:
+        """The global step variable's name (``get_global_step``), else ``"global_step:0"``.
+
+        Fetching it yields the int64 value even for a resource variable (see jhooks.tf.names).
+        """
+        gs = tf.compat.v1.train.get_global_step(self.graph)
+        return gs.name if gs is not None else DEFAULT_GLOBAL_STEP
+
+    def __repr__(self) -> str:
+        return f"TfSessionView({self.rawSession!r})"

@@ -1,0 +1,76 @@
+"""TfSessionView checkpoints and the checkpoint state file, on disk, with real sessions."""
+
+import os
+
+import numpy as np
+import tensorflow as tf
+
+import jhooks
+from jhooks.tf import checkpoint_state
+from tf_support import Counter, open_session
+
+
+class Saving(jhooks.Hook):
+    """Saves after step 1, then at end restores that checkpoint and reads v back."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.readings = {}
+
+    def afterSessionRun(self, runContext, runValues):
+        if int(runContext.originalArgs.feeds["x:0"]) == 1:
+            s = runContext.session
+            self.readings["saved"] = s.run({"v": "v:0", "gs": s.globalStepTensorName()})
+            s.save(self.prefix)
+
+    def end(self, session):
+        self.readings["before_restore"] = session.run("v:0")
+        session.restore(self.prefix)
+        self.readings["restored"] = session.run(["v:0", "global_step:0"])
+
+
+def test_save_restore_round_trip_and_state_file(graph, tmp_path):
+    c = Counter()
+    prefix = str(tmp_path / "ckpt" / "model.ckpt-2")
+    hook = Saving(prefix)
+    with open_session("monitored", [hook]) as sess:
+        for i in range(4):
+            c.step(sess, i)
+    r = hook.readings
+    assert float(r["saved"]["v"]) == 1.0 and int(r["saved"]["gs"]) == 2
+    assert float(r["before_restore"]) == 6.0
+    assert [float(r["restored"][0]), int(r["restored"][1])] == [1.0, 2]
+    assert os.path.exists(prefix + ".index") and os.path.exists(prefix + ".data-00000-of-00001")
+    assert not os.path.exists(tmp_path / "ckpt" / "checkpoint")  # save() leaves the state file alone
+    reader = tf.train.load_checkpoint(prefix)
+    assert reader.get_tensor("global_step") == 2 and reader.get_tensor("v") == np.float32(1.0)
+
+    d = str(tmp_path / "ckpt")
+    older = str(tmp_path / "ckpt" / "model.ckpt-1")
+    checkpoint_state.write_state(d, prefix, [older])
+    assert tf.train.latest_checkpoint(d) == prefix == checkpoint_state.latest(d)
+    assert checkpoint_state.all_prefixes(d) == [older, prefix]
+    assert [n for n in os.listdir(d) if ".tmp" in n] == []
+
+
+def test_global_step_name_without_a_global_step(graph):
+    names = []
+
+    class Peek(jhooks.Hook):
+        def afterCreateSession(self, session, coord):
+            names.append(session.globalStepTensorName())
+
+    x = tf.compat.v1.placeholder_with_default(1.0, shape=(), name="x")
+    with open_session("monitored", [Peek()]) as sess:
+        sess.run(x)
+    assert names == ["global_step:0"]
+
+
+def test_training_session_with_its_own_checkpoint_saver_still_works(graph, tmp_path):
+    """Our saver stays out of the SAVERS collection, so the Scaffold's default saver is built as usual."""
+    c = Counter()
+    d = str(tmp_path / "run")
+    for _ in range(2):
+        with open_session("training", [jhooks.Hook()], checkpoint_dir=d, save_checkpoint_steps=1) as sess:
+            c.step(sess, 0)
+    assert tf.train.load_checkpoint(tf.train.latest_checkpoint(d)).get_tensor("global_step") == 2
