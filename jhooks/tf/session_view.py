@@ -77,8 +77,11 @@ class TfSessionView:
         AsyncCheckpointSaverHook snapshots these with one raw run (docs/standard-hooks.md).
         """
         variables = self.graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
-        reads = ((v.op.name, (getattr(v, "_graph_element", None) or v).name) for v in variables)
-        return dict(sorted(reads))
+        out = {}
+        for v in variables:
+            read = getattr(v, "_graph_element", None)
+            out[v.op.name] = (v if read is None else read).name
+        return dict(sorted(out.items()))
 
     def globalStepTensorName(self) -> str:
         """The global step variable's name (``get_global_step``), else ``"global_step:0"``.
