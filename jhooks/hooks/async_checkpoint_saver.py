@@ -60,6 +60,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
         self._shutdown = False
         self._overlaps = 0
         self._session: Any = None
+        self._runContext: Any = None
 
     # --- public ----------------------------------------------------------------------------
     def overlapCount(self) -> int:
@@ -134,7 +135,8 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                 n = self._overlaps
             logger.info("AsyncCheckpointSaverHook: save for step %d waited %.3f s for the save of step %d "
                         "(overlap #%d)", step, time.monotonic() - started, busy[0], n)
-            self._deliver(session, getattr(self, "_runContext", None), callback)
+        # the previous save is complete: its afterSave runs before this save's beforeSave
+        self._deliver(session, self._runContext, callback)
         prefix = self._prefix(step)
         for listener in self._listeners:
             listener.beforeSave(session, step)
