@@ -235,3 +235,20 @@ def test_hooks_receive_the_raw_session(graph, kind):
     run_steps(kind, [a], c, steps=1)
     assert type(a.sessions[0].rawSession) is tf.compat.v1.Session
     assert raw == [a.sessions[0].rawSession]
+
+
+def test_coordinator_stop_with_a_cause_is_reraised_by_tf_at_close(graph):
+    """TF semantics kept: coord.request_stop(ex) stops after the run; hooks' end() runs, then
+    closing the session (coord.join) re-raises the cause."""
+    log = []
+    cause = ValueError("stop because of this")
+
+    def stop_with_cause(hook, ctx, step):
+        hook.coords[-1].requestStop(cause)
+        assert hook.coords[-1].error() is cause
+
+    c = Counter()
+    with pytest.raises(ValueError, match="stop because of this") as err:
+        run_steps("monitored", [Recorder("A", log, on_after=stop_with_cause)], c, steps=5)
+    assert err.value is cause
+    assert log == lifecycle("A", [0])
