@@ -16,11 +16,11 @@ class Model:
     """A real tf.compat.v1 graph: linear regression on a fed batch plus a step counter.
 
     Each ``train`` run adds 1 to ``count`` and to the global step in one run, does one gradient
-    step on ``w``/``b``, and fills ``big`` (``size`` floats) with the new step value, so a
+    step on ``w``/``b`` (after taking one element of ``range(inputs)`` when given), and fills ``big`` (``size`` floats) with the new step value, so a
     checkpoint is consistent iff count == global_step == every element of big.
     """
 
-    def __init__(self, size: int = 16, nanAt: Optional[int] = None) -> None:
+    def __init__(self, size: int = 16, nanAt: Optional[int] = None, inputs: Optional[int] = None) -> None:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
         self.y = tf.constant([2.0, 4.0, 6.0, 8.0], name="y")
@@ -28,7 +28,12 @@ class Model:
         self.b = tf.compat.v1.get_variable("b", initializer=0.0)
         self.count = tf.compat.v1.get_variable("count", initializer=np.int64(0))
         self.big = tf.compat.v1.get_variable("big", initializer=np.zeros([size], np.float32))
-        loss = tf.reduce_mean(tf.square(self.w * self.x + self.b - self.y))
+        deps = []
+        if inputs is not None:   # every step first takes an element of range(inputs): end of input after that
+            it = tf.compat.v1.data.make_one_shot_iterator(tf.data.Dataset.range(inputs))
+            deps.append(tf.identity(it.get_next(), name="next_input"))
+        with tf.control_dependencies(deps):
+            loss = tf.reduce_mean(tf.square(self.w * self.x + self.b - self.y))
         if nanAt is not None:   # loss becomes NaN from global step nanAt on
             loss = tf.where(self.gs >= nanAt, tf.constant(np.nan, tf.float32), loss)
         self.loss = tf.identity(loss, name="loss")
