@@ -24,6 +24,7 @@ class Model:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
         self.y = tf.constant([2.0, 4.0, 6.0, 8.0], name="y")
+        self.xsum = tf.reduce_sum(self.x, name="xsum")
         self.w = tf.compat.v1.get_variable("w", initializer=0.5)
         self.b = tf.compat.v1.get_variable("b", initializer=0.0)
         self.count = tf.compat.v1.get_variable("count", initializer=np.int64(0))
