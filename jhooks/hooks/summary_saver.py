@@ -17,7 +17,11 @@ _SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not importe
 
 
 def _as_bytes(value: Any) -> bytes:
+    """A serialized Summary from a string-tensor value. A numpy ``S`` scalar drops trailing NUL
+    bytes on ``item()``; ``tobytes()`` keeps them (its itemsize is the value's length)."""
     if isinstance(value, np.ndarray):
+        if value.dtype.kind == "S" and value.ndim == 0:
+            return value.tobytes()
         value = value.item()
     if isinstance(value, str):
         return value.encode("latin-1")
