@@ -86,11 +86,23 @@ def test_summary_saver_with_scaffold_and_own_writer_and_shared_dir(tmp_path):
     assert [e.step for e in ea.Scalars("global_step/sec")] == [2, 3, 4]
 
 
+def test_summary_saver_scalar_map_matches_serialized_summaries(tmp_path):
+    """The language-neutral form {tag: scalar tensor} gives the same scalars as the summary op."""
+    _, m = in_graph(with_summaries)
+    with m.gs.graph.as_default():
+        train([SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "proto"), summaryOp=m.merged.name),
+               SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "map"), summaryOp={"train_loss": "loss:0"})],
+              m, 6)
+    proto, plain = load(tmp_path / "proto").Scalars("train_loss"), load(tmp_path / "map").Scalars("train_loss")
+    assert [(e.step, e.value) for e in plain] == [(e.step, e.value) for e in proto] and len(plain) == 3
+
+
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(saveSteps=1, outputDir="x"), "Exactly one of scaffold or summary_op should be passed."),
+    (dict(saveSteps=1, outputDir="x"), "Exactly one of scaffold or summary_op must be provided."),
     (dict(saveSteps=1, outputDir="x", summaryOp="s:0", scaffold=Scaffold()),
-     "Exactly one of scaffold or summary_op should be passed."),
-    (dict(outputDir="x", summaryOp="s:0"), "exactly one of every_n_secs and every_n_steps should be provided."),
+     "Exactly one of scaffold or summary_op must be provided."),
+    (dict(outputDir="x", summaryOp="s:0"), "Either every_secs or every_steps should be provided."),
+    (dict(saveSteps=1, saveSecs=1, outputDir="x", summaryOp="s:0"), "Can not provide both every_secs and every_steps."),
     (dict(saveSteps=1, summaryOp="s:0"), "one of outputDir or summaryWriter must be given"),
 ])
 def test_summary_saver_argument_errors(kwargs, message):

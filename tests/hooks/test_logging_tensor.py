@@ -40,8 +40,8 @@ def test_same_lines_as_tensorflow(caplog, kwargs):
     caplog.clear()
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
-        # TF logs dict tags sorted; ours in mapping order (agreed with Java), so give them sorted
-        with monitored([LoggingTensorHook({"sum": "xsum:0", "x": "x:0"}, **kwargs)]) as s:
+        # dict tags are logged sorted, as TF does
+        with monitored([LoggingTensorHook({"x": "x:0", "sum": "xsum:0"}, **kwargs)]) as s:
             for i in range(5):
                 s.run(m.train, feed_dict=feed(m, i))
     ours = logged_lines(caplog, "jhooks.hooks.logging_tensor")
@@ -71,8 +71,10 @@ def test_list_of_names_and_formatter(caplog):
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(), "Either every_n_iter, every_n_secs or at_end should be provided."),
-    (dict(everyNIter=1, everyNSecs=1.0), "exactly one of every_n_iter and every_n_secs should be provided."),
+    (dict(), "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
+    (dict(everyNIter=1, everyNSecs=1.0), "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
+    (dict(everyNIter=1, everyNSecs=1.0, atEnd=True),
+     "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
     (dict(everyNIter=0), "invalid every_n_iter=0."),
 ])
 def test_argument_errors(kwargs, message):
