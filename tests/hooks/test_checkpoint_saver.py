@@ -144,3 +144,14 @@ def test_argument_errors(tmp_path, kwargs, message):
 def test_checkpoint_dir_must_be_given():
     with pytest.raises(ValueError, match="^checkpointDir must be given$"):
         CheckpointSaverHook("", saveSteps=1)
+
+
+@pytest.mark.parametrize("hookClass", ["sync", "async"])
+def test_save_secs_saves_at_creation_and_end_when_the_timer_does_not_fire(tmp_path, hookClass):
+    from jhooks.hooks import AsyncCheckpointSaverHook
+    cls = CheckpointSaverHook if hookClass == "sync" else AsyncCheckpointSaverHook
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        hook = cls(str(tmp_path), saveSecs=3600)
+        train([hook], m, 4)
+    assert hook.savedSteps() == [0, 4]
