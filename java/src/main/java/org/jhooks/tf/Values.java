@@ -1,0 +1,130 @@
+package org.jhooks.tf;
+
+import org.tensorflow.Tensor;
+import org.tensorflow.ndarray.BooleanNdArray;
+import org.tensorflow.ndarray.ByteNdArray;
+import org.tensorflow.ndarray.DoubleNdArray;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.IntNdArray;
+import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.NdArrays;
+import org.tensorflow.ndarray.ShortNdArray;
+import org.tensorflow.proto.DataType;
+import org.tensorflow.types.TBfloat16;
+import org.tensorflow.types.TBool;
+import org.tensorflow.types.TFloat16;
+import org.tensorflow.types.TFloat32;
+import org.tensorflow.types.TFloat64;
+import org.tensorflow.types.TInt32;
+import org.tensorflow.types.TInt64;
+import org.tensorflow.types.TString;
+import org.tensorflow.types.TUint16;
+import org.tensorflow.types.TUint8;
+import org.tensorflow.types.family.TType;
+
+/**
+ * Copies between native tensors and heap {@link NdArray}s, preserving the shape.
+ *
+ * <p>dtype to heap type: float32, float16, bfloat16 → {@link FloatNdArray}; float64 → {@link
+ * DoubleNdArray}; int32 → {@link IntNdArray}; int64 → {@link LongNdArray}; uint8 → {@link
+ * ByteNdArray}; uint16 → {@link ShortNdArray}; bool → {@link BooleanNdArray}; string → {@code
+ * NdArray<String>} (UTF-8). Other dtypes raise {@link IllegalArgumentException}. See {@code
+ * docs/contract.md}, "Values and ownership".
+ */
+public final class Values {
+  private Values() {}
+
+  /**
+   * A heap copy of {@code tensor}; valid after the tensor is closed.
+   *
+   * @throws IllegalArgumentException the dtype is not one of those listed in the class doc
+   */
+  @SuppressWarnings("unchecked")
+  public static NdArray<?> copyOf(Tensor tensor) {
+    DataType dtype = tensor.dataType();
+    switch (dtype) {
+      case DT_FLOAT:
+      case DT_HALF:
+      case DT_BFLOAT16:
+        return copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape()));
+      case DT_DOUBLE:
+        return copy((DoubleNdArray) tensor, NdArrays.ofDoubles(tensor.shape()));
+      case DT_INT32:
+        return copy((IntNdArray) tensor, NdArrays.ofInts(tensor.shape()));
+      case DT_INT64:
+        return copy((LongNdArray) tensor, NdArrays.ofLongs(tensor.shape()));
+      case DT_UINT8:
+        return copy((ByteNdArray) tensor, NdArrays.ofBytes(tensor.shape()));
+      case DT_UINT16:
+        return copy((ShortNdArray) tensor, NdArrays.ofShorts(tensor.shape()));
+      case DT_BOOL:
+        return copy((BooleanNdArray) tensor, NdArrays.ofBooleans(tensor.shape()));
+      case DT_STRING:
+        return ((NdArray<String>) tensor).copyTo(NdArrays.ofObjects(String.class, tensor.shape()));
+      default:
+        throw new IllegalArgumentException("cannot copy a tensor of dtype " + dtype + " to the heap");
+    }
+  }
+
+  private static <T, A extends NdArray<T>> A copy(NdArray<T> from, A to) {
+    from.copyTo(to); // copyTo returns the source, not the destination
+    return to;
+  }
+
+  /**
+   * A new tensor of {@code dtype} holding a copy of {@code value}; the caller closes it.
+   *
+   * @param dtype the dtype of the graph endpoint being fed
+   * @throws IllegalArgumentException the value's element type does not match {@code dtype} (for
+   *     example a {@link LongNdArray} for a float32 placeholder)
+   */
+  @SuppressWarnings("unchecked")
+  public static Tensor tensorOf(DataType dtype, NdArray<?> value) {
+    try {
+      switch (dtype) {
+        case DT_FLOAT:
+          return TFloat32.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
+        case DT_HALF:
+          return TFloat16.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
+        case DT_BFLOAT16:
+          return TBfloat16.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
+        case DT_DOUBLE:
+          return TFloat64.tensorOf((NdArray<Double>) check(value, DoubleNdArray.class, dtype));
+        case DT_INT32:
+          return TInt32.tensorOf((NdArray<Integer>) check(value, IntNdArray.class, dtype));
+        case DT_INT64:
+          return TInt64.tensorOf((NdArray<Long>) check(value, LongNdArray.class, dtype));
+        case DT_UINT8:
+          return TUint8.tensorOf((NdArray<Byte>) check(value, ByteNdArray.class, dtype));
+        case DT_UINT16:
+          return TUint16.tensorOf((NdArray<Short>) check(value, ShortNdArray.class, dtype));
+        case DT_BOOL:
+          return TBool.tensorOf((NdArray<Boolean>) check(value, BooleanNdArray.class, dtype));
+        case DT_STRING:
+          return TString.tensorOf((NdArray<String>) value);
+        default:
+          throw new IllegalArgumentException("cannot feed dtype " + dtype);
+      }
+    } catch (ClassCastException e) {
+      throw new IllegalArgumentException("cannot feed " + describe(value) + " as " + dtype, e);
+    }
+  }
+
+  /** Whether {@code value} is already a native tensor (fed as is, not copied). */
+  public static boolean isTensor(NdArray<?> value) {
+    return value instanceof TType;
+  }
+
+  private static NdArray<?> check(NdArray<?> value, Class<?> expected, DataType dtype) {
+    if (!expected.isInstance(value)) {
+      throw new IllegalArgumentException(
+          "cannot feed " + describe(value) + " as " + dtype + "; expected a " + expected.getSimpleName());
+    }
+    return value;
+  }
+
+  private static String describe(NdArray<?> value) {
+    return value.getClass().getSimpleName() + " of shape " + value.shape();
+  }
+}

@@ -1,0 +1,229 @@
+package org.jhooks.tf;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jhooks.CallerFeedConflictException;
+import org.jhooks.Hook;
+import org.jhooks.HookFeedConflictException;
+import org.jhooks.RunOptions;
+import org.jhooks.SessionRunArgs;
+import org.jhooks.SessionRunContext;
+import org.jhooks.SessionRunValues;
+import org.junit.Test;
+import org.tensorflow.Graph;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.NdArrays;
+
+/** One hooked run: merging, per-hook structures, raw runs, feed conflicts. */
+public class MonitoredSessionRunTest {
+  private final List<String> calls = new ArrayList<>();
+
+  /** Returns fixed args and keeps what it saw. */
+  static final class AskingHook implements Hook {
+    final SessionRunArgs args;
+    SessionRunContext context;
+    SessionRunValues values;
+
+    AskingHook(SessionRunArgs args) {
+      this.args = args;
+    }
+
+    @Override
+    public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+      context = runContext;
+      return args;
+    }
+
+    @Override
+    public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+      values = runValues;
+    }
+  }
+
+  @Test
+  public void eachHookGetsItsOwnStructureAndTheCallerItsOwn() {
+    Map<String, Object> mapFetch = new LinkedHashMap<>();
+    mapFetch.put("value", "v:0");
+    mapFetch.put("op", "bump");
+    AskingHook single = new AskingHook(SessionRunArgs.of("double:0", Map.of("x", NdArrays.scalarOf(3f))));
+    AskingHook list = new AskingHook(SessionRunArgs.of(List.of("v:0", "global_step:0")));
+    AskingHook map = new AskingHook(SessionRunArgs.of(mapFetch));
+    AskingHook nothing = new AskingHook(null);
+    SessionRunArgs callerArgs = SessionRunArgs.of(Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(TestGraphs.TRAIN)));
+    try (Graph g = TestGraphs.counter();
+        MonitoredSession s = MonitoredSession.builder(g).hooks(single, list, map, nothing).build()) {
+      Object caller = s.run(callerArgs);
+
+      assertEquals(6f, ((FloatNdArray) single.values.results()).getFloat(), 0f);
+      List<?> l = (List<?>) list.values.results();
+      assertEquals(2, l.size());
+      assertTrue(l.get(0) instanceof FloatNdArray);
+      assertTrue(l.get(1) instanceof LongNdArray);
+      Map<?, ?> m = (Map<?, ?>) map.values.results();
+      assertEquals(List.of("value", "op"), new ArrayList<>(m.keySet()));
+      assertTrue(m.get("value") instanceof FloatNdArray);
+      assertNull(m.get("op"));
+      assertNull(nothing.values.results());
+
+      Map<?, ?> c = (Map<?, ?>) caller;
+      assertEquals(callerArgs.fetches(), Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(TestGraphs.TRAIN)));
+      assertTrue(c.get("step") instanceof LongNdArray);
+      assertEquals(java.util.Arrays.asList((Object) null), c.get("train"));
+      for (AskingHook h : List.of(single, list, map, nothing)) {
+        assertSame(callerArgs, h.context.originalArgs());
+      }
+      // the same run's values: the caller's step and the list hook's step are one fetch
+      assertEquals(((LongNdArray) c.get("step")).getLong(), ((LongNdArray) l.get(1)).getLong());
+    }
+  }
+
+  @Test
+  public void valuesStayValidAfterTheRun() {
+    AskingHook hook = new AskingHook(SessionRunArgs.of("v:0"));
+    List<NdArray<?>> kept = new ArrayList<>();
+    try (Graph g = TestGraphs.counter();
+        MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
+      for (int i = 0; i < 3; i++) {
+        s.run(TestGraphs.TRAIN);
+        kept.add((NdArray<?>) hook.values.results());
+      }
+    }
+    // v is read concurrently with bump in the same run, so only check the copies are sane numbers.
+    for (NdArray<?> v : kept) {
+      float f = ((FloatNdArray) v).getFloat();
+      assertTrue("kept value " + f, f >= 0f && f <= 3f);
+    }
+  }
+
+  @Test
+  public void aRawRunInsideACallbackFiresNoHooks() {
+    RecordingHook rawRunner =
+        new RecordingHook(calls) {
+          @Override
+          void afterRecorded(SessionRunContext runContext, long step) {
+            runContext.session().run("bump");
+            runContext.session().run(List.of("v:0", "double:0"), Map.of("x", NdArrays.scalarOf(1f)));
+          }
+        };
+    try (Graph g = TestGraphs.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(rawRunner).build()) {
+      s.run(TestGraphs.TRAIN);
+      s.run(TestGraphs.TRAIN);
+      assertEquals(4f, ((FloatNdArray) s.runWithoutHooks("v:0", Map.of(), null)).getFloat(), 0f);
+    }
+    assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1", "end"), calls);
+  }
+
+  @Test
+  public void twoHooksFeedingOneTensorFailBeforeAnythingRuns() {
+    AskingHook first = new AskingHook(SessionRunArgs.of("double:0", Map.of("x", NdArrays.scalarOf(1f))));
+    AskingHook second = new AskingHook(SessionRunArgs.of(null, Map.of("x", NdArrays.scalarOf(2f))));
+    RecordingHook third = new RecordingHook(calls);
+    try (Graph g = TestGraphs.counter()) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(first, second, third).build();
+      HookFeedConflictException e;
+      try (s) {
+        e = assertThrows(HookFeedConflictException.class, () -> s.run(TestGraphs.TRAIN));
+      }
+      assertEquals("x", e.tensor());
+      String msg = e.getMessage();
+      assertTrue(msg, msg.contains("'x'"));
+      assertTrue(msg, msg.contains("hook #1 (" + AskingHook.class.getName() + ")"));
+      assertTrue(msg, msg.contains("hook #2 (" + AskingHook.class.getName() + ")"));
+      assertNull(first.values);
+      assertEquals(List.of("begin", "afterCreateSession"), calls); // no beforeSessionRun, no end
+    }
+  }
+
+  @Test
+  public void aHookFeedingWhatTheCallerFeedsFails() {
+    AskingHook feeder = new AskingHook(SessionRunArgs.of(null, Map.of("x", NdArrays.scalarOf(1f))));
+    RecordingHook recorder = new RecordingHook(calls);
+    try (Graph g = TestGraphs.counter()) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(recorder, feeder).build();
+      CallerFeedConflictException e;
+      try (s) {
+        e = assertThrows(CallerFeedConflictException.class, () -> s.run("double:0", Map.of("x", NdArrays.scalarOf(5f))));
+      }
+      assertEquals("x", e.tensor());
+      assertTrue(e.getMessage(), e.getMessage().contains("hook #2 (" + AskingHook.class.getName() + ")"));
+      assertTrue(e.getMessage(), e.getMessage().contains("caller"));
+      assertEquals(List.of("begin", "afterCreateSession", "before:0"), calls);
+    }
+  }
+
+  @Test
+  public void aNameNotInTheGraphIsNamedInTheError() {
+    try (Graph g = TestGraphs.counter()) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(new AskingHook(SessionRunArgs.of("nope:0"))).build();
+      try (s) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.run(TestGraphs.TRAIN));
+        assertTrue(e.getMessage(), e.getMessage().contains("'nope:0'"));
+      }
+    }
+  }
+
+  @Test
+  public void traceOptionsReturnRunMetadata() {
+    AskingHook tracer = new AskingHook(new SessionRunArgs("v:0", null, RunOptions.ofTraceLevel(3)));
+    try (Graph g = TestGraphs.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(tracer).build()) {
+      s.run(new SessionRunArgs(TestGraphs.TRAIN, null, new RunOptions(0, 60_000, 0, false, false)));
+      assertEquals(new RunOptions(3, 60_000, 0, false, false), tracer.values.options());
+      assertTrue(tracer.values.runMetadata() != null && tracer.values.runMetadata().length > 0);
+    }
+  }
+
+  @Test
+  public void chiefOnlyHooksGetNothingOnANonChief() {
+    List<String> chiefCalls = new ArrayList<>();
+    try (Graph g = TestGraphs.counter();
+        MonitoredSession s =
+            MonitoredTrainingSession.builder(g)
+                .isChief(false)
+                .chiefOnlyHooks(new RecordingHook(chiefCalls))
+                .hooks(new RecordingHook(calls))
+                .build()) {
+      s.run(TestGraphs.TRAIN);
+      assertEquals(1, s.hooks().size());
+    }
+    assertEquals(List.of(), chiefCalls);
+    assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "end"), calls);
+  }
+
+  @Test
+  public void chiefHookOrderIsChiefOnlyThenBuiltInsThenUserHooks() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jhooks-order");
+    RecordingHook chief = new RecordingHook(calls, "C:");
+    RecordingHook user = new RecordingHook(calls, "U:");
+    try (Graph g = TestGraphs.counter();
+        MonitoredSession s =
+            MonitoredTrainingSession.builder(g)
+                .chiefOnlyHooks(chief)
+                .hooks(user)
+                .checkpointDir(dir)
+                .saveCheckpointSteps(2)
+                .logStepCountSteps(1)
+                .build()) {
+      List<Hook> hooks = s.hooks();
+      assertSame(chief, hooks.get(0));
+      assertTrue(hooks.get(1) instanceof BasicStepCounter);
+      assertTrue(hooks.get(2) instanceof BasicCheckpointSaver);
+      assertSame(user, hooks.get(3));
+      for (int i = 0; i < 5; i++) {
+        s.run(TestGraphs.TRAIN);
+      }
+      s.close();
+      assertEquals(List.of(0L, 2L, 4L, 5L), ((BasicCheckpointSaver) hooks.get(2)).savedSteps());
+      assertTrue(((BasicStepCounter) hooks.get(1)).lastStepsPerSec() > 0);
+    }
+  }
+}
