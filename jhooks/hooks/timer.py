@@ -1,0 +1,52 @@
+"""SecondOrStepTimer: fires at most once every N seconds or every N steps (TF's timer semantics)."""
+
+from __future__ import annotations
+
+import time
+from typing import Optional, Tuple
+
+
+class SecondOrStepTimer:
+    """Mirrors ``tf.compat.v1.train.SecondOrStepTimer``.
+
+    The first query always fires; a step equal to the last triggered step never fires; otherwise
+    it fires when ``everySecs`` seconds (wall clock) or ``everySteps`` global steps have passed.
+    Exactly one of the two must be given (ValueError naming ``owner`` otherwise).
+    """
+
+    def __init__(self, everySecs: Optional[float] = None, everySteps: Optional[int] = None,
+                 owner: str = "SecondOrStepTimer", secsName: str = "everySecs",
+                 stepsName: str = "everySteps") -> None:
+        if (everySecs is None) == (everySteps is None):
+            raise ValueError(f"{owner}: exactly one of {secsName} and {stepsName} should be provided, "
+                             f"got {secsName}={everySecs!r}, {stepsName}={everySteps!r}")
+        if everySecs is not None and not everySecs > 0:
+            raise ValueError(f"{owner}: {secsName} must be positive, got {everySecs!r}")
+        if everySteps is not None and (int(everySteps) != everySteps or everySteps <= 0):
+            raise ValueError(f"{owner}: {stepsName} must be a positive integer, got {everySteps!r}")
+        self._everySecs = everySecs
+        self._everySteps = None if everySteps is None else int(everySteps)
+        self.reset()
+
+    def reset(self) -> None:
+        self._lastStep: Optional[int] = None
+        self._lastTime: Optional[float] = None
+
+    def shouldTriggerForStep(self, step: int) -> bool:
+        if self._lastStep is None:
+            return True
+        if step == self._lastStep:
+            return False
+        if self._everySecs is not None and time.time() >= self._lastTime + self._everySecs:
+            return True
+        return self._everySteps is not None and step >= self._lastStep + self._everySteps
+
+    def updateLastTriggeredStep(self, step: int) -> Tuple[Optional[float], Optional[int]]:
+        """Records a trigger at ``step``; returns (seconds, steps) since the previous one, or Nones."""
+        now = time.time()
+        elapsed = (None, None) if self._lastTime is None else (now - self._lastTime, step - self._lastStep)
+        self._lastTime, self._lastStep = now, step
+        return elapsed
+
+    def lastTriggeredStep(self) -> Optional[int]:
+        return self._lastStep
