@@ -67,8 +67,9 @@ public final class ErrorCodes {
       Pattern.compile("(?m)^\\s*(ABORTED|Aborted|UNAVAILABLE|Unavailable)\\s*:");
 
   /**
-   * The code of a tensorflow-java exception, or {@code null} if {@code t} is not a {@link
-   * TensorFlowException}. Plain {@link TensorFlowException}s are classified by their text (see the
+   * The code of a tensorflow-java exception, or {@code null} if {@code t} is not one (note that
+   * {@code TFInvalidArgumentException} extends {@link IllegalArgumentException}, not {@link
+   * TensorFlowException}). Plain {@link TensorFlowException}s are classified by their text (see the
    * class doc); unrecognised ones are {@link Code#UNKNOWN}.
    */
   public static Code codeOf(Throwable t) {
@@ -119,7 +120,7 @@ public final class ErrorCodes {
    *
    * @throws IllegalArgumentException {@code code} is OK
    */
-  public static TensorFlowException exceptionFor(Code code, String message) {
+  public static RuntimeException exceptionFor(Code code, String message) {
     if (code == Code.OK) {
       throw new IllegalArgumentException("no exception for code OK");
     }
@@ -127,8 +128,8 @@ public final class ErrorCodes {
     try {
       TF_SetStatus(status, code.value, message);
       status.throwExceptionIfNotOK();
-    } catch (TensorFlowException e) {
-      return e;
+    } catch (TensorFlowException | IllegalArgumentException e) {
+      return e; // TFInvalidArgumentException extends IllegalArgumentException
     } finally {
       status.delete();
     }

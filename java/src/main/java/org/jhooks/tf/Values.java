@@ -61,7 +61,7 @@ public final class Values {
       case DT_BOOL:
         return copy((BooleanNdArray) tensor, NdArrays.ofBooleans(tensor.shape()));
       case DT_STRING:
-        return ((NdArray<String>) tensor).copyTo(NdArrays.ofObjects(String.class, tensor.shape()));
+        return copy((NdArray<String>) tensor, NdArrays.ofObjects(String.class, tensor.shape()));
       default:
         throw new IllegalArgumentException("cannot copy a tensor of dtype " + dtype + " to the heap");
     }

@@ -1,0 +1,55 @@
+package org.jhooks.tf;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.List;
+import org.junit.Test;
+import org.tensorflow.Tensor;
+import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.NdArrays;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.StdArrays;
+import org.tensorflow.proto.DataType;
+
+public class ValuesTest {
+
+  @Test
+  public void everySupportedDtypeRoundTripsWithItsShape() {
+    List<Object[]> cases =
+        List.of(
+            new Object[] {DataType.DT_FLOAT, StdArrays.ndCopyOf(new float[][] {{1.5f, 2f}, {3f, 4f}})},
+            new Object[] {DataType.DT_HALF, StdArrays.ndCopyOf(new float[] {0.5f, 2f})},
+            new Object[] {DataType.DT_BFLOAT16, StdArrays.ndCopyOf(new float[] {1f, -2f})},
+            new Object[] {DataType.DT_DOUBLE, StdArrays.ndCopyOf(new double[][] {{1.25}, {2.5}})},
+            new Object[] {DataType.DT_INT32, NdArrays.vectorOf(1, -2, 3)},
+            new Object[] {DataType.DT_INT64, NdArrays.scalarOf(1L << 40)},
+            new Object[] {DataType.DT_UINT8, NdArrays.vectorOf((byte) 7, (byte) 200)},
+            new Object[] {DataType.DT_UINT16, NdArrays.vectorOf((short) 9)},
+            new Object[] {DataType.DT_BOOL, NdArrays.vectorOf(true, false)},
+            new Object[] {DataType.DT_STRING, NdArrays.vectorOfObjects("a", "βγ")});
+    for (Object[] c : cases) {
+      NdArray<?> value = (NdArray<?>) c[1];
+      NdArray<?> back;
+      try (Tensor t = Values.tensorOf((DataType) c[0], value)) {
+        assertEquals(c[0], t.dataType());
+        assertTrue(Values.isTensor((NdArray<?>) t));
+        back = Values.copyOf(t);
+      }
+      assertFalse(c[0] + " " + back.getClass(), Values.isTensor(back));
+      assertEquals(c[0] + " shape", value.shape(), back.shape());
+      assertEquals(c[0] + " values", value, back);
+    }
+  }
+
+  @Test
+  public void aMismatchedFeedNamesBothTypes() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(1L)));
+    assertTrue(e.getMessage(), e.getMessage().contains("DT_FLOAT") && e.getMessage().contains("FloatNdArray"));
+    assertArrayEquals(new long[] {1}, Shape.of(1).asArray());
+  }
+}
