@@ -1,11 +1,15 @@
 package org.jhooks.bridge;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A Python exception raised in a Python hook, listener or session view that Java called.
  *
  * <p>{@link #getMessage()} is {@code "<python type>: <message>"}; {@link #getStackTrace()} holds
- * the Python frames (class {@code <python>.<module>}, the file and line), innermost first, so a
- * Java stack trace prints them; {@link #pythonTraceback()} is Python's own traceback text; the
+ * the Python frames (class {@code <python>.<module>}, the file and line), innermost first,
+ * followed by the Java frames that called into Python, so a Java stack trace prints the whole
+ * mixed stack; {@link #pythonTraceback()} is Python's own traceback text; the
  * cause is the Python {@code __cause__} (or the implicit {@code __context__}) converted the same
  * way, or the original Java exception when Python was handling one. When the exception travels
  * back into Python the original Python exception object is raised again ({@link #token()}). See
@@ -45,13 +49,22 @@ public class PythonException extends RuntimeException {
     this.pythonMessage = pythonMessage;
     this.pythonTraceback = pythonTraceback;
     this.token = token;
-    int n = files.length;
-    StackTraceElement[] frames = new StackTraceElement[n];
-    for (int i = 0; i < n; i++) {
-      int outer = n - 1 - i; // Java prints the innermost frame first
-      frames[i] = new StackTraceElement("<python>." + modules[outer], functions[outer], files[outer], lines[outer]);
+    // The Python frames (innermost first, as Java prints them), then the Java frames that called
+    // into Python, minus the bridge's own construction frames.
+    List<StackTraceElement> frames = new ArrayList<>();
+    for (int i = files.length - 1; i >= 0; i--) {
+      frames.add(new StackTraceElement("<python>." + modules[i], functions[i], files[i], lines[i]));
     }
-    setStackTrace(frames);
+    boolean skipping = true;
+    for (StackTraceElement e : getStackTrace()) {
+      skipping = skipping && (e.getClassName().startsWith("org.jpype.") || e.getClassName().startsWith("jdk.internal.")
+          || e.getClassName().startsWith("java.lang.reflect.") || e.getClassName().contains("$Proxy")
+          || e.getClassName().equals(PythonException.class.getName()));
+      if (!skipping) {
+        frames.add(e);
+      }
+    }
+    setStackTrace(frames.toArray(new StackTraceElement[0]));
   }
 
   /** The Python type's qualified name, for example {@code builtins.ValueError}. */

@@ -10,18 +10,31 @@ import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 
 /**
- * A {@link ModelDependentHook} that delegates every callback to another hook (a Python hook's
- * proxy: a proxy can implement interfaces only, not extend this abstract class). The model
- * instance the driver sets is handed to {@code onModel} once, just before {@code beginSession()},
- * which the contract says comes after the driver set it.
+ * A Python {@code jhooks.ModelDependentHook} on the JVM: a {@link ModelDependentHook} that
+ * delegates every callback to the Python hook's proxy (a proxy can implement interfaces only, not
+ * extend this abstract class). The model instance the driver sets is handed to {@code onModel}
+ * just before {@code beginSession()}, which the contract says comes after the driver set it.
+ * Made by {@code jhooks.bridge.as_java_hook}.
  */
-public final class ModelDependentHookAdapter extends ModelDependentHook {
+public final class PythonModelDependentHook extends ModelDependentHook {
   private final Hook delegate;
+  private final String pythonName;
   private final Consumer<org.jhooks.ModelInstance> onModel;
 
-  public ModelDependentHookAdapter(Hook delegate, Consumer<org.jhooks.ModelInstance> onModel) {
+  /**
+   * @param delegate the proxy of the Python hook
+   * @param pythonName the hook's {@code module.Class}
+   * @param onModel receives the model instance before {@code beginSession()}
+   */
+  public PythonModelDependentHook(Hook delegate, String pythonName, Consumer<org.jhooks.ModelInstance> onModel) {
     this.delegate = delegate;
+    this.pythonName = pythonName;
     this.onModel = onModel;
+  }
+
+  /** The Python hook's {@code module.Class}. */
+  public String pythonName() {
+    return pythonName;
   }
 
   /** The hook callbacks go to. */
@@ -64,6 +77,6 @@ public final class ModelDependentHookAdapter extends ModelDependentHook {
 
   @Override
   public String toString() {
-    return delegate.toString();
+    return pythonName + " (Python)";
   }
 }
