@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional
 from jhooks.api import nest
 from jhooks.api.hook import Hook
 
-logger = logging.getLogger("jhooks.hooks")
+logger = logging.getLogger(__name__)
 
 # Matched by class name so the hook needs no TensorFlow import (TF's errors.OutOfRangeError, the
 # JVM's TFOutOfRangeException as seen through the bridge, and Python's StopIteration).
@@ -23,7 +23,7 @@ def is_end_of_input(error: BaseException) -> bool:
 
 
 class FinalOpsHook(Hook):
-    """Runs ``finalOps`` in ``end(session)`` and keeps the results in :attr:`finalOpsValues`.
+    """Runs ``finalOps`` in ``end(session)`` and keeps the results in :meth:`finalOpsValues`.
 
     Args:
         finalOps: a tensor name (``"acc:0"``), an op name, or a list/tuple/dict nest of them.
@@ -44,7 +44,6 @@ class FinalOpsHook(Hook):
         self._finalOpsFeedDict = dict(finalOpsFeedDict) if finalOpsFeedDict else None
         self._finalOpsValues: Any = None
 
-    @property
     def finalOpsValues(self) -> Any:
         """The results in the structure of ``finalOps``; None before ``end``."""
         return self._finalOpsValues
@@ -56,7 +55,6 @@ class FinalOpsHook(Hook):
             self._finalOpsValues = session.run(self._finalOps, self._finalOpsFeedDict)
         except BaseException as e:
             if is_end_of_input(e):
-                logger.warning("FinalOpsHook: end of input (OutOfRange) raised while evaluating finalOps "
-                               "%r: %s. The final ops should only read variables, not consume input.",
-                               self._finalOps, e)
+                logger.warning("FinalOpsHook: end of input (OutOfRange) raised by the final ops run; "
+                               "final ops should depend only on variables, not on the input pipeline")
             raise

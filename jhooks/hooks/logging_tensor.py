@@ -11,20 +11,21 @@ from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.hooks.timer import SecondOrStepTimer
 
-logger = logging.getLogger("jhooks.hooks")
+logger = logging.getLogger(__name__)
 
 
 class LoggingTensorHook(Hook):
-    """Logs ``tensors`` at INFO on the ``jhooks.hooks`` logger, as ``tf.compat.v1.train.LoggingTensorHook``.
+    """Logs ``tensors`` at INFO on this module's logger, as ``tf.compat.v1.train.LoggingTensorHook``.
 
     The line is ``formatter(values)`` when a formatter is given, else ``"tag1 = v1, tag2 = v2"``
-    (numpy printing with ``suppress=True``) followed by ``" (%.3f sec)"`` since the previous line.
+    (numpy printing with ``suppress=True``) followed by ``" (%.3f sec)"`` since the previous line
+    (not on the first line nor on the line logged in ``end``).
     Runs are counted by the hook (not the global step); lines come at runs 0, N, 2N, ... or when
     ``everyNSecs`` have passed; with ``atEnd`` one more line from a raw run in ``end``.
 
     Args:
-        tensors: ``{tag: tensor name}`` (logged in sorted tag order, as TF) or a list of tensor
-            names (tag = name, list order).
+        tensors: ``{tag: tensor name}`` (logged in the mapping's order; TF sorts the tags) or a
+            list of tensor names (tag = name, list order).
         everyNIter: log every N runs (int > 0).
         everyNSecs: log at most every N seconds.
         atEnd: also log in ``end(session)``.
@@ -38,15 +39,15 @@ class LoggingTensorHook(Hook):
                  everyNSecs: Optional[float] = None, atEnd: bool = False,
                  formatter: Optional[Callable[[Dict[str, Any]], str]] = None) -> None:
         onlyAtEnd = atEnd and everyNIter is None and everyNSecs is None
-        if not onlyAtEnd and (everyNIter is None) == (everyNSecs is None):
-            raise ValueError("LoggingTensorHook: either atEnd and/or exactly one of everyNIter and everyNSecs "
-                             f"must be provided, got everyNIter={everyNIter!r}, everyNSecs={everyNSecs!r}, "
-                             f"atEnd={atEnd!r}")
+        if not atEnd and everyNIter is None and everyNSecs is None:
+            raise ValueError("Either every_n_iter, every_n_secs or at_end should be provided.")
+        if everyNIter is not None and everyNSecs is not None:
+            raise ValueError("exactly one of every_n_iter and every_n_secs should be provided.")
         if everyNIter is not None and everyNIter <= 0:
-            raise ValueError(f"LoggingTensorHook: invalid everyNIter={everyNIter!r}")
+            raise ValueError(f"invalid every_n_iter={everyNIter}.")
         if isinstance(tensors, Mapping):
-            self._tagOrder = sorted(tensors)
-            self._tensors = {tag: tensors[tag] for tag in self._tagOrder}
+            self._tagOrder = list(tensors)
+            self._tensors = dict(tensors)
         else:
             self._tagOrder = list(tensors)
             self._tensors = {name: name for name in self._tagOrder}
@@ -54,8 +55,7 @@ class LoggingTensorHook(Hook):
             if not isinstance(name, str):
                 raise ValueError(f"LoggingTensorHook: tensor for tag {tag!r} must be a name (str), got {name!r}")
         self._formatter = formatter
-        self._timer = None if onlyAtEnd else SecondOrStepTimer(everyNSecs, everyNIter, owner="LoggingTensorHook",
-                                                               secsName="everyNSecs", stepsName="everyNIter")
+        self._timer = None if onlyAtEnd else SecondOrStepTimer(everyNSecs, everyNIter)
         self._atEnd = atEnd
         self._iterCount = 0
         self._shouldTrigger = False
@@ -76,7 +76,7 @@ class LoggingTensorHook(Hook):
 
     def end(self, session: Any) -> None:
         if self._atEnd:
-            self._log(session.run(dict(self._tensors)))
+            logger.info("%s", self.formatLine(session.run(dict(self._tensors)), None))
 
     def formatLine(self, values: Mapping[str, Any], elapsedSecs: Optional[float]) -> str:
         """The log line for ``values`` (``{tag: value}``)."""

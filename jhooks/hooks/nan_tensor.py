@@ -11,7 +11,7 @@ from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.hooks.errors import NanLossDuringTrainingError
 
-logger = logging.getLogger("jhooks.hooks")
+logger = logging.getLogger(__name__)
 
 
 class NanTensorHook(Hook):
@@ -39,8 +39,6 @@ class NanTensorHook(Hook):
             return
         if self._failOnNanLoss:
             logger.error("Model diverged with loss = NaN.")
-            raise NanLossDuringTrainingError(
-                f"NanTensorHook.afterSessionRun: NaN loss during training "
-                f"(lossTensor {self._lossTensor} = {runValues.results!r})")
+            raise NanLossDuringTrainingError("NaN loss during training.")
         logger.warning("Model diverged with loss = NaN.")
         runContext.requestStop()

@@ -1,71 +1,101 @@
-"""ProgressBarHook: a tqdm progress bar over global steps (no TF twin; Java prints a text bar)."""
+"""ProgressBarHook: a tqdm progress bar over the global step (no TF twin; Java draws a text bar)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import sys
+from typing import Any, Mapping, Optional, Sequence, TextIO, Union
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.api.session import read_global_step
 
 _GLOBAL_STEP = "globalStep"
-_LOSS = "loss"
+_TENSORS = "tensors"
 
 
 class ProgressBarHook(Hook):
-    """Shows training progress with tqdm (stderr by default).
+    """Draws training progress over the global step with tqdm.
 
-    The bar starts at the global step read after session creation and advances by the global
-    step fetched with each run (the value before the run's increment, so it lags one step; ``end``
-    re-reads it). With ``lossTensor`` the loss is shown as postfix ``loss=<%.4g>``.
+    The bar starts at the global step read after session creation: its total is
+    ``lastStep - that step`` (open-ended when ``lastStep`` is None). Every ``everyNIter`` runs it
+    moves to the global step fetched with the run (the value before the run's increment, so it
+    lags one step; ``end`` re-reads it) and shows ``tensors`` as postfix ``tag=value`` (``%.4g``
+    for scalars). Closed in ``end``.
 
     Args:
-        total: the global step at which training ends (bar's 100%), or None if unknown.
-        description: text left of the bar.
-        lossTensor: name of a scalar tensor to show, or None.
-        **tqdmArgs: passed to ``tqdm.tqdm`` (e.g. ``file``, ``disable``, ``mininterval``).
+        lastStep: the global step at which training ends, or None.
+        tensors: list of tensor names (tag = name) or ``{tag: tensor name}``, or None.
+        everyNIter: redraw every N runs (int > 0).
+        stream: file object for the bar; default ``sys.stderr``.
+
+    Raises:
+        ValueError: ``everyNIter <= 0`` (``"invalid every_n_iter=0."``, shared with Java).
     """
 
-    def __init__(self, total: Optional[int] = None, description: Optional[str] = None,
-                 lossTensor: Optional[str] = None, **tqdmArgs: Any) -> None:
-        self._total = total
-        self._description = description
-        self._lossTensor = lossTensor
-        self._tqdmArgs = tqdmArgs
+    def __init__(self, lastStep: Optional[int] = None, tensors: Union[None, Sequence[str], Mapping[str, str]] = None,
+                 everyNIter: int = 1, stream: Optional[TextIO] = None) -> None:
+        if everyNIter is None or everyNIter <= 0:
+            raise ValueError(f"invalid every_n_iter={everyNIter}.")
+        self._lastStep = lastStep
+        if tensors is None:
+            self._tensors = {}
+        elif isinstance(tensors, Mapping):
+            self._tensors = dict(tensors)
+        else:
+            self._tensors = {name: name for name in tensors}
+        self._everyNIter = everyNIter
+        self._stream = stream
         self._bar = None
-        self._lastStep: Optional[int] = None
-        self._stepsSeen = 0
+        self._start = 0
+        self._shown = 0
+        self._iter = 0
 
-    @property
-    def stepsSeen(self) -> int:
-        """Global steps the bar has advanced by."""
-        return self._stepsSeen
+    def position(self) -> int:
+        """Global steps done since the bar started, as shown."""
+        return self._shown
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
-        step = read_global_step(session)
-        if self._bar is None:
-            from tqdm import tqdm
-            self._bar = tqdm(total=self._total, desc=self._description, initial=step, unit="step",
-                             **self._tqdmArgs)
-        self._lastStep = step
+        if self._bar is not None:
+            return   # a re-created session (recovery) continues the same bar
+        from tqdm import tqdm
+        self._start = read_global_step(session)
+        total = None if self._lastStep is None else max(self._lastStep - self._start, 0)
+        self._bar = tqdm(total=total, unit="step", file=self._stream if self._stream is not None else sys.stderr,
+                         dynamic_ncols=False)
 
-    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        fetches = {_GLOBAL_STEP: runContext.session.globalStepTensorName()}
-        if self._lossTensor is not None:
-            fetches[_LOSS] = self._lossTensor
+    def beforeSessionRun(self, runContext: Any) -> Optional[SessionRunArgs]:
+        if self._iter % self._everyNIter != 0:
+            return None
+        fetches: dict = {_GLOBAL_STEP: runContext.session.globalStepTensorName()}
+        if self._tensors:
+            fetches[_TENSORS] = dict(self._tensors)
         return SessionRunArgs(fetches)
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        self._advanceTo(int(runValues.results[_GLOBAL_STEP]))
-        if self._lossTensor is not None:
-            self._bar.set_postfix_str(f"loss={float(runValues.results[_LOSS]):.4g}", refresh=False)
+        self._iter += 1
+        if runValues.results is None:
+            return
+        if self._tensors:
+            self._bar.set_postfix_str(", ".join(f"{tag}={_show(v)}" for tag, v in runValues.results[_TENSORS].items()),
+                                      refresh=False)
+        self._moveTo(int(runValues.results[_GLOBAL_STEP]))
 
     def end(self, session: Any) -> None:
-        self._advanceTo(read_global_step(session))
+        if self._bar is None:
+            return
+        self._moveTo(read_global_step(session))
         self._bar.close()
+        self._bar = None
 
-    def _advanceTo(self, step: int) -> None:
-        if step > self._lastStep:
-            self._bar.update(step - self._lastStep)
-            self._stepsSeen += step - self._lastStep
-            self._lastStep = step
+    def _moveTo(self, step: int) -> None:
+        done = step - self._start
+        if done > self._shown:
+            self._bar.update(done - self._shown)
+            self._shown = done
+
+
+def _show(value: Any) -> str:
+    try:
+        return f"{float(value):.4g}"
+    except (TypeError, ValueError):
+        return str(value)

@@ -18,23 +18,23 @@ class StopAtStepHook(Hook):
     step, the global step is re-read with a raw run and stop is requested if it reached it.
 
     Args:
-        numSteps: steps to run from the global step at session creation (int >= 0).
+        numSteps: steps to run from the global step at session creation (int > 0).
         lastStep: the global step after which to stop (int).
 
     Raises:
-        ValueError: both or neither given, or a negative ``numSteps``.
+        ValueError: both or neither given, or ``numSteps <= 0`` (TF's texts).
     """
 
     def __init__(self, numSteps: Optional[int] = None, lastStep: Optional[int] = None) -> None:
-        if (numSteps is None) == (lastStep is None):
-            raise ValueError(f"StopAtStepHook: exactly one of numSteps or lastStep must be provided, "
-                             f"got numSteps={numSteps!r}, lastStep={lastStep!r}")
-        if numSteps is not None and numSteps < 0:
-            raise ValueError(f"StopAtStepHook: numSteps must be non-negative, got {numSteps!r}")
+        if numSteps is None and lastStep is None:
+            raise ValueError("One of num_steps or last_step must be specified.")
+        if numSteps is not None and lastStep is not None:
+            raise ValueError("Only one of num_steps or last_step can be specified.")
+        if numSteps is not None and numSteps <= 0:
+            raise ValueError("Number of steps must be positive.")
         self._numSteps = numSteps
         self._lastStep = lastStep
 
-    @property
     def lastStep(self) -> Optional[int]:
         """The global step to stop at; None until the first session exists when numSteps was given."""
         return self._lastStep

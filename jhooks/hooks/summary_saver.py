@@ -13,7 +13,7 @@ from jhooks.hooks.timer import SecondOrStepTimer
 
 _GLOBAL_STEP = "globalStep"
 _SUMMARY = "summary"
-_SESSION_LOG_START = 1   # event_pb2.SessionLog.START
+_SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not imported: no TF needed here)
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -37,48 +37,47 @@ class SummarySaverHook(Hook):
             jhooks.hooks.event_writer); used when no ``summaryWriter`` is given.
         summaryWriter: object with ``addSummary(bytes, globalStep)`` and ``flush()`` (optionally
             ``addSessionLog(status, globalStep)``), e.g. jhooks.hooks.event_writer.EventWriter.
-        scaffold: object whose ``summaryOp`` attribute names the summary tensor(s).
+        scaffold: a jhooks.hooks.Scaffold whose ``summaryOp()`` names the summary tensor(s).
         summaryOp: name or list of names of string tensors holding serialized Summary protos
             (from ``tf.compat.v1.summary.scalar`` / ``merge_all``).
 
     Raises:
         ValueError: both or neither of saveSteps/saveSecs, of scaffold/summaryOp, or neither
-            outputDir nor summaryWriter.
+            outputDir nor summaryWriter (texts shared with Java, docs/standard-hooks.md).
     """
 
     def __init__(self, saveSteps: Optional[int] = None, saveSecs: Optional[float] = None,
                  outputDir: Optional[str] = None, summaryWriter: Any = None, scaffold: Any = None,
                  summaryOp: Union[str, Sequence[str], None] = None) -> None:
         if (scaffold is None) == (summaryOp is None):
-            raise ValueError("SummarySaverHook: exactly one of scaffold or summaryOp should be provided, "
-                             f"got scaffold={scaffold!r}, summaryOp={summaryOp!r}")
+            raise ValueError("Exactly one of scaffold or summary_op should be passed.")
+        self._timer = SecondOrStepTimer(saveSecs, saveSteps)
         if outputDir is None and summaryWriter is None:
-            raise ValueError("SummarySaverHook: one of outputDir or summaryWriter should be provided")
-        self._timer = SecondOrStepTimer(saveSecs, saveSteps, owner="SummarySaverHook",
-                                        secsName="saveSecs", stepsName="saveSteps")
+            raise ValueError("one of outputDir or summaryWriter must be given")
         self._summaryOp = summaryOp
         self._scaffold = scaffold
         self._outputDir = outputDir
         self._writer = summaryWriter
+        self._ownsWriter = False
         self._nextStep: Optional[int] = None
         self._requestSummary = False
         self._writtenSteps: List[int] = []
 
-    @property
     def writtenSteps(self) -> List[int]:
         """Global steps at which summaries were written."""
         return list(self._writtenSteps)
 
     def _summaryNames(self) -> List[str]:
-        op = self._summaryOp if self._summaryOp is not None else getattr(self._scaffold, "summaryOp", None)
+        op = self._summaryOp if self._summaryOp is not None else self._scaffold.summaryOp()
         if op is None:
             return []
         return [op] if isinstance(op, str) else list(op)
 
     def begin(self) -> None:
         if self._writer is None:
-            from jhooks.hooks.event_writer import writer_for
-            self._writer = writer_for(self._outputDir)
+            from jhooks.hooks import event_writer
+            self._writer = event_writer.acquire(self._outputDir)
+            self._ownsWriter = True
         self._nextStep = None
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
@@ -104,4 +103,10 @@ class SummarySaverHook(Hook):
         self._nextStep = step + 1
 
     def end(self, session: Any) -> None:
-        self._writer.flush()
+        """Flushes; releases the shared writer if the hook acquired it (closed by its last user)."""
+        if self._ownsWriter:
+            from jhooks.hooks import event_writer
+            event_writer.release(self._writer)
+            self._writer, self._ownsWriter = None, False
+        elif self._writer is not None:
+            self._writer.flush()

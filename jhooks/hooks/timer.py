@@ -7,23 +7,16 @@ from typing import Optional, Tuple
 
 
 class SecondOrStepTimer:
-    """Mirrors ``tf.compat.v1.train.SecondOrStepTimer``.
+    """Mirrors ``tf.compat.v1.train.SecondOrStepTimer`` (twin of org.jhooks.hooks.SecondOrStepTimer).
 
     The first query always fires; a step equal to the last triggered step never fires; otherwise
     it fires when ``everySecs`` seconds (wall clock) or ``everySteps`` global steps have passed.
-    Exactly one of the two must be given (ValueError naming ``owner`` otherwise).
+    Hooks check their own arguments first; the timer's ValueError is the shared fallback text.
     """
 
-    def __init__(self, everySecs: Optional[float] = None, everySteps: Optional[int] = None,
-                 owner: str = "SecondOrStepTimer", secsName: str = "everySecs",
-                 stepsName: str = "everySteps") -> None:
+    def __init__(self, everySecs: Optional[float] = None, everySteps: Optional[int] = None) -> None:
         if (everySecs is None) == (everySteps is None):
-            raise ValueError(f"{owner}: exactly one of {secsName} and {stepsName} should be provided, "
-                             f"got {secsName}={everySecs!r}, {stepsName}={everySteps!r}")
-        if everySecs is not None and not everySecs > 0:
-            raise ValueError(f"{owner}: {secsName} must be positive, got {everySecs!r}")
-        if everySteps is not None and (int(everySteps) != everySteps or everySteps <= 0):
-            raise ValueError(f"{owner}: {stepsName} must be a positive integer, got {everySteps!r}")
+            raise ValueError("exactly one of every_n_secs and every_n_steps should be provided.")
         self._everySecs = everySecs
         self._everySteps = None if everySteps is None else int(everySteps)
         self.reset()

@@ -101,6 +101,29 @@ def delete_checkpoint(prefix: str) -> None:
             os.remove(path)
 
 
+class CheckpointState:
+    """Static helpers over a checkpoint dir's state file (twin of org.jhooks.hooks.CheckpointState)."""
+
+    @staticmethod
+    def latestCheckpoint(checkpointDir: str) -> Optional[str]:
+        """The latest checkpoint prefix (as ``tf.train.latest_checkpoint``), None if there is none
+        or its files are missing."""
+        prefixes = read_state(checkpointDir)
+        if not prefixes or not checkpoint_exists(prefixes[-1]):
+            return None
+        return prefixes[-1]
+
+    @staticmethod
+    def allCheckpoints(checkpointDir: str) -> List[str]:
+        """Every prefix the state file lists, oldest first (latest last)."""
+        return read_state(checkpointDir)
+
+    @staticmethod
+    def write(checkpointDir: str, prefixes: Sequence[str]) -> None:
+        """Atomically replaces the state file; the last prefix is the latest."""
+        write_state(checkpointDir, prefixes)
+
+
 class CheckpointRotation:
     """The checkpoints a saver keeps, newest last (TF Saver's ``max_to_keep``).
 
