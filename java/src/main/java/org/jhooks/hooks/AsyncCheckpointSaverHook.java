@@ -41,7 +41,7 @@ import org.tensorflow.ndarray.NdArray;
  * #close()} then to wait for the last write and to see its failure. See {@code
  * docs/standard-hooks.md}.
  */
-public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase implements AutoCloseable {
+public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final AtomicInteger THREADS = new AtomicInteger();
   private static final String STEP_KEY = "\u0000global_step";
 
@@ -72,9 +72,10 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase impl
 
   /** Same parameters and errors as {@link CheckpointSaverHook#CheckpointSaverHook}. */
   public AsyncCheckpointSaverHook(String checkpointDir, Double saveSecs, Integer saveSteps, Saver saver,
-      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners) {
+      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners,
+      Integer maxToKeep) {
     this(CheckpointSaverHook.args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename,
-        scaffold, listeners));
+        scaffold, listeners, maxToKeep));
   }
 
   private AsyncCheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
@@ -149,19 +150,6 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase impl
   /** How many saves had to wait for the previous write (overlap policy WAIT). */
   public int overlapCount() {
     return overlapCount;
-  }
-
-  /**
-   * Waits for pending writes, raises their failure, and stops the writer thread. Called by {@code
-   * end()}; call it yourself when the monitored session ended with an error (no {@code end()}).
-   */
-  @Override
-  public void close() {
-    try {
-      deliver("close", true);
-    } finally {
-      release();
-    }
   }
 
   /** Delivers finished saves in order (afterSave on this thread); with {@code wait}, all of them. */

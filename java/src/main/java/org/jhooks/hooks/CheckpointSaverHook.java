@@ -31,12 +31,14 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
    * @param checkpointBasename file name before {@code -step}; {@code null} for {@code "model.ckpt"}
    * @param scaffold where the saver comes from when {@code saver} is null, or {@code null}
    * @param listeners called around each save, or {@code null}
+   * @param maxToKeep checkpoints kept when no saver is given ({@code null}: 5; 0 keeps all)
    * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one, both
-   *     saver and scaffold, or no checkpointDir (TF's messages)
+   *     saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages)
    */
   public CheckpointSaverHook(String checkpointDir, Double saveSecs, Integer saveSteps, Saver saver,
-      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners) {
-    this(args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename, scaffold, listeners));
+      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners,
+      Integer maxToKeep) {
+    this(args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename, scaffold, listeners, maxToKeep));
   }
 
   private CheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
@@ -50,7 +52,8 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
 
   static <H> CheckpointSaverHookBuilder<H> args(CheckpointSaverHookBuilder<H> b, Double saveSecs,
       Integer saveSteps, Saver saver, String checkpointBasename, Scaffold scaffold,
-      List<CheckpointSaverListener> listeners) {
+      List<CheckpointSaverListener> listeners, Integer maxToKeep) {
+    b.maxToKeep = maxToKeep;
     b.saveSecs = saveSecs;
     b.saveSteps = saveSteps;
     b.saver = saver;

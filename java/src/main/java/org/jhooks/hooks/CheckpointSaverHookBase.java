@@ -21,7 +21,7 @@ import org.tensorflow.ndarray.NdArray;
  * twice for one step), and once in {@code end()} unless the last step was already saved. How a save
  * is written is up to the subclass. See {@code docs/standard-hooks.md}.
  */
-abstract class CheckpointSaverHookBase implements Hook {
+abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final String name;
   final Logger log;
   final String checkpointDir;
@@ -54,10 +54,13 @@ abstract class CheckpointSaverHookBase implements Hook {
     if (b.checkpointBasename == null || b.checkpointBasename.isEmpty()) {
       throw new IllegalArgumentException("checkpointBasename must not be empty");
     }
+    if (b.saver != null && b.maxToKeep != null && b.maxToKeep != Saver.DEFAULT_MAX_TO_KEEP) {
+      throw new IllegalArgumentException("You cannot provide both saver and maxToKeep.");
+    }
     this.checkpointDir = b.checkpointDir;
     this.checkpointBasename = b.checkpointBasename;
     Saver s = b.saver != null ? b.saver : b.scaffold != null ? b.scaffold.saver() : null;
-    this.saver = s != null ? s : Saver.defaults();
+    this.saver = s != null ? s : new Saver(null, b.maxToKeep);
     this.listeners = Collections.unmodifiableList(new ArrayList<>(b.listeners == null ? List.of() : b.listeners));
     this.timer = new SecondOrStepTimer(b.saveSecs, b.saveSteps == null ? null : (long) (int) b.saveSteps);
     this.keeper = new CheckpointKeeper(b.checkpointDir, b.checkpointBasename, this.saver.maxToKeep());
@@ -136,6 +139,19 @@ abstract class CheckpointSaverHookBase implements Hook {
 
   /** Frees threads and native resources; called at the end of {@link #end}. */
   void release() {}
+
+  /**
+   * Waits for pending saves, raises their failure, frees threads and native resources. {@code
+   * end()} does this; call it when the monitored session ended with an error (no {@code end()}).
+   */
+  @Override
+  public void close() {
+    try {
+      finishPending("close");
+    } finally {
+      release();
+    }
+  }
 
   /** Calls every listener's afterSave (all of them, even after one asked to stop). */
   final void afterSave(Session session, long step, String prefix) {

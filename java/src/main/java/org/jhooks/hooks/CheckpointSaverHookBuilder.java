@@ -9,7 +9,7 @@ import org.jhooks.CheckpointSaverListener;
 /**
  * Named parameters for {@link CheckpointSaverHook} and {@link AsyncCheckpointSaverHook}, one setter
  * per parameter of the Python twin ({@code checkpointDir, saveSecs, saveSteps, saver,
- * checkpointBasename="model.ckpt", scaffold, listeners}). Validation happens in {@link #build()}
+ * checkpointBasename="model.ckpt", scaffold, listeners, maxToKeep=5}). Validation happens in {@link #build()}
  * (the hook's constructor).
  *
  * @param <H> the hook type built
@@ -23,6 +23,7 @@ public final class CheckpointSaverHookBuilder<H> {
   String checkpointBasename = "model.ckpt";
   Scaffold scaffold;
   List<CheckpointSaverListener> listeners = new ArrayList<>();
+  Integer maxToKeep;
 
   CheckpointSaverHookBuilder(String checkpointDir, Function<CheckpointSaverHookBuilder<H>, H> factory) {
     this.checkpointDir = checkpointDir;
@@ -63,6 +64,12 @@ public final class CheckpointSaverHookBuilder<H> {
 
   public CheckpointSaverHookBuilder<H> listeners(List<CheckpointSaverListener> listeners) {
     this.listeners = new ArrayList<>(listeners);
+    return this;
+  }
+
+  /** Shorthand for {@code saver(new Saver(null, maxToKeep))}; not together with a saver. */
+  public CheckpointSaverHookBuilder<H> maxToKeep(int maxToKeep) {
+    this.maxToKeep = maxToKeep;
     return this;
   }
 

@@ -15,12 +15,14 @@ public final class SecondOrStepTimer {
   /**
    * @param everySecs seconds between triggers, or {@code null}
    * @param everySteps global steps between triggers, or {@code null}
-   * @throws IllegalArgumentException both or neither are given
+   * @throws IllegalArgumentException both or neither are given (TF's messages)
    */
   public SecondOrStepTimer(Double everySecs, Long everySteps) {
-    if ((everySecs == null) == (everySteps == null)) {
-      throw new IllegalArgumentException(
-          "exactly one of every_n_secs and every_n_steps should be provided.");
+    if (everySecs == null && everySteps == null) {
+      throw new IllegalArgumentException("Either every_secs or every_steps should be provided.");
+    }
+    if (everySecs != null && everySteps != null) {
+      throw new IllegalArgumentException("Can not provide both every_secs and every_steps.");
     }
     this.everySecs = everySecs;
     this.everySteps = everySteps;
