@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname).1s %(name)s: %(message)s", stream=sys.stderr)
     from jhooks.bridge import jvm
     from jhooks.demo import data
-    from jhooks.demo.run import DemoConfig, format_report
+    from jhooks.demo.run import DemoConfig, check_out, format_report
     from jhooks.demo.run import run as run_demo
 
     for flag, value in (("--steps-jvm", args.steps_jvm), ("--steps-python", args.steps_python),
@@ -39,6 +39,11 @@ def run(args: argparse.Namespace) -> int:
         if value <= 0:
             print(f"jhooks demo: {flag} must be positive, got {value}", file=sys.stderr)
             return 2
+    try:
+        check_out(args.out)
+    except FileExistsError as e:
+        print(f"jhooks demo: {e}", file=sys.stderr)
+        return 2
     jvm.start()
     import jpype
 

@@ -66,15 +66,20 @@ def _checkpoint_values(prefix: str) -> Dict[str, np.ndarray]:
     return {name: reader.get_tensor(name) for name in model.VARIABLES}
 
 
+def check_out(out: str) -> None:
+    """Raises FileExistsError unless ``out`` is missing, empty, or the output of an earlier demo."""
+    if os.path.isdir(out) and os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)):
+        raise FileExistsError(f"{out} is not empty and holds no {MARKER}; give an empty or new --out directory")
+
+
 def _prepare_out(out: str) -> Dict[str, str]:
     """The output dirs; a previous demo's checkpoints and logs there are removed (only when the
     directory holds a demo report, so a user's directory is never emptied)."""
+    check_out(out)
     dirs = {"checkpoints": os.path.join(out, "checkpoints"),
             "tensorboard_jvm": os.path.join(out, "tensorboard", "jvm"),
             "tensorboard_python": os.path.join(out, "tensorboard", "python")}
-    if os.path.isdir(out) and os.listdir(out):
-        if not os.path.exists(os.path.join(out, MARKER)):
-            raise FileExistsError(f"{out} is not empty and holds no {MARKER}; give an empty or new --out directory")
+    if os.path.isdir(out):
         for sub in ("checkpoints", "tensorboard"):
             shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
     for d in dirs.values():
