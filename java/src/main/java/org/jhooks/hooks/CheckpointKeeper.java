@@ -48,6 +48,11 @@ final class CheckpointKeeper {
     Checkpoints.recordCheckpoint(dir, Paths.get(prefix), maxToKeep);
   }
 
+  /** Whether the state file's latest checkpoint exists and is the one of {@code step}. */
+  synchronized boolean latestIs(long step) {
+    return Checkpoints.latestCheckpoint(dir).map(p -> p.equals(prefixFor(step))).orElse(false);
+  }
+
   /** The kept prefixes as written in the state file, oldest first. */
   synchronized List<String> kept() {
     return Checkpoints.readState(dir).map(CheckpointState::allModelCheckpointPaths).orElse(List.of());

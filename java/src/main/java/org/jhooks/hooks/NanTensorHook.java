@@ -12,8 +12,9 @@ import org.tensorflow.ndarray.NdArray;
  * tf.compat.v1.train.NanTensorHook} and of {@code jhooks.hooks.NanTensorHook}.
  *
  * <p>Each run fetches {@code lossTensor}; if any element is NaN, with {@code failOnNanLoss} it
- * raises {@link NanLossDuringTrainingException} ("NaN loss during training."), otherwise it logs a
- * warning "Model diverged with loss = NaN." and requests a stop.
+ * logs "Model diverged with loss = NaN." at SEVERE and raises {@link
+ * NanLossDuringTrainingException} ("NaN loss during training."), otherwise it logs the same line
+ * at WARNING and requests a stop.
  */
 public final class NanTensorHook implements Hook {
   private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.NanTensorHook");
@@ -48,6 +49,7 @@ public final class NanTensorHook implements Hook {
       return;
     }
     if (failOnNanLoss) {
+      LOG.severe("Model diverged with loss = NaN.");
       throw new NanLossDuringTrainingException(lossTensor, runContext.session().globalStep());
     }
     LOG.warning("Model diverged with loss = NaN.");

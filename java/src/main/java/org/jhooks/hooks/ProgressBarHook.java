@@ -9,19 +9,18 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
-import org.tensorflow.ndarray.NdArray;
 
 /**
  * A console progress bar over the global step, redrawn in place with {@code \r}. Twin of {@code
  * jhooks.hooks.ProgressBarHook} (which draws with tqdm); no TensorFlow counterpart.
  *
  * <p>Line: {@code "120/1000 [###---] 12% 45.3 step/s, loss=0.25"}; without {@code lastStep} the
- * total and bar are left out. Position = global step (as fetched with the run, plus one) minus the
- * global step at the first session creation. A newline is printed in {@code end()}.
+ * total and bar are left out. Position = the global step (re-read with a raw run when drawing: a
+ * value fetched with the train op may be read before or after its increment) minus the global step
+ * at the first session creation. A newline is printed in {@code end()}.
  */
 public final class ProgressBarHook implements Hook {
   private static final int WIDTH = 30;
-  private static final String STEP_KEY = "\u0000step";
 
   private final Long lastStep;
   private final Map<String, String> tensors;
@@ -71,18 +70,14 @@ public final class ProgressBarHook implements Hook {
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    Map<String, String> fetches = new LinkedHashMap<>(tensors);
-    fetches.put(STEP_KEY, runContext.session().globalStepTensorName());
-    return SessionRunArgs.of(fetches);
+    return iter % everyNIter == 0 && !tensors.isEmpty() ? SessionRunArgs.of(new LinkedHashMap<>(tensors)) : null;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
-    Map<?, ?> values = (Map<?, ?>) runValues.results();
-    long step = ((Number) ((NdArray<?>) values.get(STEP_KEY)).getObject()).longValue() + 1;
-    position = step - firstStep;
     if (iter++ % everyNIter == 0) {
-      draw(values);
+      position = runContext.session().globalStep() - firstStep;
+      draw((Map<?, ?>) runValues.results());
     }
   }
 

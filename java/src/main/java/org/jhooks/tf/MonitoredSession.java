@@ -222,6 +222,10 @@ public final class MonitoredSession implements AutoCloseable {
     for (int i = 0; i < hooks.size(); i++) {
       Hook h = hooks.get(i);
       SessionRunArgs hookArgs = callHook(i, "beforeSessionRun", () -> h.beforeSessionRun(context));
+      String missing = hookArgs == null ? null : s.missingName(hookArgs);
+      if (missing != null) {
+        throw new GraphNameException(hookNames.get(i), "beforeSessionRun", missing, "is not in the session's graph");
+      }
       merger.add(hookNames.get(i), hookArgs);
     }
     MergedRun merged = merger.finish();

@@ -137,6 +137,33 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     }
   }
 
+  /**
+   * The first fetched or fed name of {@code args} that is not in the graph, or {@code null}.
+   * Fetches without {@code ":N"} are op names, feeds and other fetches tensor names.
+   */
+  public String missingName(org.jhooks.SessionRunArgs args) {
+    for (String name : Nest.flatten(args.fetches())) {
+      boolean found = Nest.isTensorName(name) ? exists(name) : graph.operation(name) != null;
+      if (!found) {
+        return name;
+      }
+    }
+    for (String name : args.feeds().keySet()) {
+      if (!exists(name)) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  private boolean exists(String tensorName) {
+    try {
+      return graph.output(tensorName) != null;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   private Output<?> outputOrThrow(String name, String use) {
     Output<?> output;
     try {
@@ -160,6 +187,22 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   @Override
   public void restore(String prefix) {
     raw.restore(prefix);
+  }
+
+  /**
+   * Every {@code VariableV2} of the graph, in graph order: name to {@code name:0}. These are the
+   * variables {@link #save} writes.
+   */
+  @Override
+  public Map<String, String> saveableVariables() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (java.util.Iterator<GraphOperation> it = graph.operations(); it.hasNext(); ) {
+      GraphOperation op = it.next();
+      if (op.type().equals("VariableV2")) {
+        out.put(op.name(), op.name() + ":0");
+      }
+    }
+    return out;
   }
 
   @Override

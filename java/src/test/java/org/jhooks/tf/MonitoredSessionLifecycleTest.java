@@ -289,4 +289,26 @@ public class MonitoredSessionLifecycleTest {
       assertEquals(List.of("begin", "afterCreateSession", "afterCreateSession", "before:1", "after:1"), calls);
     }
   }
+
+  @Test
+  public void anErrorReportedToTheCoordinatorStopsAndIsThrownOnCloseWithoutEnd() {
+    IllegalStateException reported = new IllegalStateException("from a worker thread");
+    RecordingHook reporter =
+        new RecordingHook(calls) {
+          @Override
+          void afterRecorded(SessionRunContext runContext, long step) {
+            if (step == 0) {
+              coord.requestStop(reported);
+            }
+          }
+        };
+    try (Graph g = TestGraphs.counter()) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(reporter).build();
+      s.run(TestGraphs.TRAIN);
+      assertTrue(s.shouldStop());
+      IllegalStateException e = assertThrows(IllegalStateException.class, s::close);
+      assertSame(reported, e);
+      assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0"), calls);
+    }
+  }
 }

@@ -166,8 +166,17 @@ public class MonitoredSessionRunTest {
     try (Graph g = TestGraphs.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(new AskingHook(SessionRunArgs.of("nope:0"))).build();
       try (s) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.run(TestGraphs.TRAIN));
+        GraphNameException e = assertThrows(GraphNameException.class, () -> s.run(TestGraphs.TRAIN));
+        assertEquals("nope:0", e.name());
+        assertEquals("hook #1 (" + AskingHook.class.getName() + ")", e.hook());
+        assertEquals("beforeSessionRun", e.callback());
         assertTrue(e.getMessage(), e.getMessage().contains("'nope:0'"));
+      }
+      // the caller's own names fail in the run, naming the name
+      MonitoredSession s2 = MonitoredSession.builder(g).build();
+      try (s2) {
+        IllegalArgumentException c = assertThrows(IllegalArgumentException.class, () -> s2.run("missing_op"));
+        assertTrue(c.getMessage(), c.getMessage().contains("'missing_op'"));
       }
     }
   }

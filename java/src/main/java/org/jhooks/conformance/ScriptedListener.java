@@ -1,0 +1,43 @@
+package org.jhooks.conformance;
+
+import com.google.gson.JsonObject;
+import org.jhooks.CheckpointSaverListener;
+import org.jhooks.Session;
+
+/**
+ * A listener recording {@code <name>.begin}, {@code beforeSave@step}, {@code afterSave@step} and
+ * {@code end@step}; {@code afterSave} returns true at {@code stopAfterSaveAt}. Twin of Python's
+ * {@code ScriptedListener}.
+ */
+public final class ScriptedListener implements CheckpointSaverListener {
+  private final String name;
+  private final Long stopAt;
+  private final Recorder recorder;
+
+  public ScriptedListener(JsonObject spec, Recorder recorder) {
+    this.name = spec.get("name").getAsString();
+    this.stopAt = spec.has("stopAfterSaveAt") ? spec.get("stopAfterSaveAt").getAsLong() : null;
+    this.recorder = recorder;
+  }
+
+  @Override
+  public void begin() {
+    recorder.listenerEvent(name, "begin");
+  }
+
+  @Override
+  public void beforeSave(Session session, long globalStep) {
+    recorder.listenerEvent(name, "beforeSave@" + globalStep);
+  }
+
+  @Override
+  public boolean afterSave(Session session, long globalStep) {
+    recorder.listenerEvent(name, "afterSave@" + globalStep);
+    return stopAt != null && stopAt == globalStep;
+  }
+
+  @Override
+  public void end(Session session, long globalStep) {
+    recorder.listenerEvent(name, "end@" + globalStep);
+  }
+}
