@@ -116,17 +116,18 @@ def from_java(exc: BaseException) -> BaseException:
     """What Python should raise for a Java exception: the original Python exception of a
     PythonException from this process, else ``exc`` with its Java stack trace as a note."""
     jpype = _jpype()
+    target = exc
     if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
         original = _original(int(exc.token()))
         if original is not None:
-            return original
-    if not any(n.startswith("Java stack trace") for n in getattr(exc, "__notes__", ())):
+            target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
+    if not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         note = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
-        if hasattr(exc, "add_note"):
-            exc.add_note(note)
+        if hasattr(target, "add_note"):
+            target.add_note(note)
         else:  # Python 3.10: kept on the object for callers, not printed
-            exc.__notes__ = list(getattr(exc, "__notes__", ())) + [note]
-    return exc
+            target.__notes__ = list(getattr(target, "__notes__", ())) + [note]
+    return target
 
 
 def call_java(func: Callable[..., Any], *args: Any) -> Any:
@@ -145,13 +146,19 @@ def call_java(func: Callable[..., Any], *args: Any) -> Any:
 
 
 def python_errors(func: F) -> F:
-    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones."""
+    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
+    the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
+
+    from jhooks.bridge import threads
+
+    name = func.__qualname__
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with threads.callback(name):
+                return func(*args, **kwargs)
         except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
             if is_java_exception(e):
                 raise
