@@ -63,11 +63,14 @@ def test_checkpoints_are_read_by_tensorflow(tmp_path):
     np.testing.assert_array_equal(restored["big"], np.full([16], 5.0, np.float32))
     # and a new monitored session resumes from it
     _, m2 = in_graph(Model)
+    log = []
     with m2.gs.graph.as_default():
-        hook = CheckpointSaverHook(str(tmp_path), saveSteps=2)
+        hook = CheckpointSaverHook(str(tmp_path), saveSteps=2, listeners=[RecordingListener(log)])
         out = train([hook], m2, 3, checkpointDir=str(tmp_path))
     assert out["lastStep"] == 8
-    assert hook.savedSteps() == [5, 7, 8]
+    # restored from model.ckpt-5: not saved again after session creation (TF would rewrite it)
+    assert hook.savedSteps() == [7, 8]
+    assert log == ["begin", "beforeSave(7)", "afterSave(7)", "beforeSave(8)", "afterSave(8)", "end(8)"]
 
 
 def test_max_to_keep_rotates_files_and_state(tmp_path):
