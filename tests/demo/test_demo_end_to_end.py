@@ -33,9 +33,11 @@ def test_demo_trains_on_both_sides_and_restores_across(tmp_path):
     assert report["python"]["final_loss"] < report["jvm"]["final_loss"] < 0.693  # ln 2: the untrained loss
     assert report["accuracy"] > report["baseline_accuracy"] + 0.2
     assert report["cross_restore_ok"] is True
-    assert [(c["step"], c["writer"]) for c in report["checkpoints"]] == [
-        (0, "python"), (20, "python"), (40, "python"), (60, "python"),
-        (60, "java"), (80, "java"), (100, "java")]
+    by_writer = {w: [c["step"] for c in report["checkpoints"] if c["writer"] == w] for w in ("python", "java")}
+    assert by_writer["python"] == [0, 20, 40, 60]
+    # The Java saver may or may not re-save the step it restored (60); it saves 80 and 100.
+    assert by_writer["java"] in ([60, 80, 100], [80, 100])
+    assert len(report["checkpoints"]) == len(by_writer["python"]) + len(by_writer["java"])
     assert os.listdir(out / "tensorboard" / "jvm") and os.listdir(out / "tensorboard" / "python")
     assert "cross_restore_ok: True" in done.stdout
 
