@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from jhooks.cli import info, java
+from jhooks.cli import demo, info, java
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
+    demo.register(sub)
     return parser
 
 

@@ -1,0 +1,86 @@
+"""Part 1 of the demo: ``org.jhooks.demo.JvmTrainingDemo`` trains on the JVM, in this process,
+under the jhooks JVM MonitoredTrainingSession, with Python hooks:
+
+- LoggingTensorHook: loss and global step every ``logEvery`` steps;
+- StepCounterHook: steps/sec, also as a TensorBoard scalar in ``tensorboardDir``;
+- AsyncCheckpointSaverHook: checkpoints of the JVM session's variables every ``saveSteps`` steps,
+  written in a Python background thread (``tf.raw_ops.SaveV2``), state file updated;
+- NanTensorHook: stops training with an error on a NaN loss;
+- FinalOpsHook: loss, held-out accuracy and the variables at the end;
+- ProgressBarHook: a tqdm bar over the global step (only when ``progress``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from jhooks.bridge import jvm
+from jhooks.demo import model
+from jhooks.demo.launch import python_hooks_installed
+from jhooks.hooks import (AsyncCheckpointSaverHook, FinalOpsHook, LoggingTensorHook, NanTensorHook, ProgressBarHook,
+                          StepCounterHook)
+from jhooks.hooks.saver import Saver
+
+MAIN_CLASS = "org.jhooks.demo.JvmTrainingDemo"
+
+FINAL_OPS = {"loss": model.LOSS, "held_out_loss": model.HELD_OUT_LOSS, "accuracy": model.ACCURACY,
+             "w": "w:0", "b": "b:0", "global_step": model.GLOBAL_STEP}
+
+
+@dataclass
+class PartResult:
+    """What one training part did; ``final`` holds FINAL_OPS values (numpy) at its end."""
+
+    firstStep: int
+    final: Dict[str, np.ndarray]
+    savedSteps: List[int]
+    writer: str
+    stepsPerSec: Optional[float] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def lastStep(self) -> int:
+        return int(self.final["global_step"])
+
+
+def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, firstStep: int,
+        saveSteps: int, logEvery: int, learningRate: float, progress: bool) -> PartResult:
+    """Trains ``steps`` steps on the JVM from the latest checkpoint of ``checkpointDir``
+    (``firstStep`` is its global step, 0 without one)."""
+    jvm.start()
+    saver = AsyncCheckpointSaverHook(checkpointDir, saveSteps=saveSteps,
+                                     saver=Saver(variables=list(model.VARIABLES), maxToKeep=0))
+    counter = StepCounterHook(everyNSteps=logEvery, outputDir=tensorboardDir)
+    final = FinalOpsHook(FINAL_OPS)
+    hooks: List[Any] = [
+        LoggingTensorHook({"step": model.GLOBAL_STEP, "loss": model.LOSS}, everyNIter=logEvery),
+        counter,
+        saver,
+        NanTensorHook(model.LOSS),
+        final,
+    ]
+    if progress:
+        hooks.append(ProgressBarHook(lastStep=firstStep + steps, tensors={"loss": model.LOSS}))
+    import jpype
+
+    demo = jpype.JClass(MAIN_CLASS)
+    options = demo.Options.parse([csv, "--steps", str(steps), "--checkpoint-dir", checkpointDir,
+                                  "--learning-rate", repr(float(learningRate))])
+    with python_hooks_installed(hooks):
+        demo.run(options)
+    values = {k: np.asarray(v) for k, v in final.finalOpsValues().items()}
+    return PartResult(firstStep, values, list(saver.savedSteps()), writer="python",
+                      stepsPerSec=counter.lastRate())
+
+
+def restore_on_jvm(csv: str, prefix: str) -> Dict[str, np.ndarray]:
+    """The JVM restores the checkpoint at ``prefix`` into a fresh demo graph and returns the model
+    variables (float64 copies, shapes as in the graph)."""
+    import jpype
+
+    jvm.start()
+    restored = jpype.JClass(MAIN_CLASS).restoreVariables(csv, prefix)
+    return {str(k): np.array(list(restored.get(k)), dtype=np.float64) for k in restored.keySet()}

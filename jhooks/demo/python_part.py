@@ -1,0 +1,95 @@
+"""Part 2 of the demo: Python (``tf.compat.v1``) builds the same model graph, its
+MonitoredTrainingSession restores the latest checkpoint of the checkpoint dir (written during the
+JVM part) and trains on, with Java hooks through ``jhooks.bridge.JavaHook``:
+
+- Java AsyncCheckpointSaverHook: checkpoints of the Python session every ``saveSteps`` steps,
+  written in a JVM background thread (tensorflow-java SaveV2), state file updated;
+- Java LoggingTensorHook: loss and global step every ``logEvery`` steps (java.util.logging);
+- Java FinalOpsHook: loss, held-out accuracy and the variables at the end;
+
+plus Python's SummarySaverHook and StepCounterHook for TensorBoard, a ``RestoreProbe`` that reads
+the variables right after the session restored them, and TF's own StopAtStepHook.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from jhooks.api.hook import Hook
+from jhooks.bridge import jvm
+from jhooks.demo import data as demo_data
+from jhooks.demo import model
+from jhooks.demo.jvm_part import FINAL_OPS, PartResult
+
+
+class RestoreProbe(Hook):
+    """Reads the model variables once, right after the first session is created (restored)."""
+
+    def __init__(self) -> None:
+        self.values: Optional[Dict[str, np.ndarray]] = None
+
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        if self.values is None:
+            fetched = session.run({name: f"{name}:0" for name in model.VARIABLES})
+            self.values = {k: np.asarray(v) for k, v in fetched.items()}
+
+
+def _java_list(items):
+    import jpype
+
+    return jpype.JClass("java.util.ArrayList")(list(items))
+
+
+def _java_map(mapping: Dict[str, str]):
+    import jpype
+
+    m = jpype.JClass("java.util.LinkedHashMap")()
+    for k, v in mapping.items():
+        m.put(k, v)
+    return m
+
+
+def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps: int, logEvery: int,
+        learningRate: float) -> PartResult:
+    """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``."""
+    jvm.start()  # before TensorFlow: one runtime, shared with the JVM
+    import jpype
+    import tensorflow as tf
+
+    from jhooks.bridge.arrays import to_numpy
+    from jhooks.bridge.java_hooks import JavaHook
+    from jhooks.hooks import StepCounterHook, SummarySaverHook
+    from jhooks.tf import to_tf_hooks
+
+    hooks_pkg = "org.jhooks.hooks."
+    java_saver = jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook").builder(checkpointDir) \
+        .saveSteps(saveSteps).saver(jpype.JClass(hooks_pkg + "Saver")(_java_list(model.VARIABLES), jpype.JObject(0, jpype.JClass("java.lang.Integer")))).build()
+    java_logger = jpype.JClass(hooks_pkg + "LoggingTensorHook")(
+        _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}), jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")), None, False, None)
+    java_final = jpype.JClass(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
+    probe = RestoreProbe()
+    counter = StepCounterHook(everyNSteps=logEvery, outputDir=tensorboardDir)
+
+    demo = model.build(demo_data.load(csv), learningRate)
+    with demo.graph.as_default():
+        hooks = to_tf_hooks([
+            probe,
+            JavaHook(java_logger),
+            counter,
+            SummarySaverHook(saveSteps=logEvery, outputDir=tensorboardDir, summaryOp=model.LOSS_SUMMARY),
+            JavaHook(java_saver),
+            JavaHook(java_final),
+        ]) + [tf.compat.v1.train.StopAtStepHook(num_steps=steps)]
+        scaffold = tf.compat.v1.train.Scaffold(saver=demo.saver)
+        with tf.compat.v1.train.MonitoredTrainingSession(
+                checkpoint_dir=checkpointDir, scaffold=scaffold, hooks=hooks, save_checkpoint_secs=None,
+                save_checkpoint_steps=None, save_summaries_steps=None, save_summaries_secs=None,
+                log_step_count_steps=None) as session:
+            while not session.should_stop():
+                session.run(demo.trainOp)
+    final = {str(k): to_numpy(v) for k, v in dict(java_final.finalOpsValues()).items()}
+    first = int(probe.values["global_step"]) if probe.values else 0
+    return PartResult(first, final, [int(s) for s in java_saver.savedSteps()], writer="java",
+                      stepsPerSec=counter.lastRate(), extra={"restored": probe.values})
