@@ -1,0 +1,82 @@
+package org.jhooks.bridge;
+
+import java.util.function.Consumer;
+import org.jhooks.Coordinator;
+import org.jhooks.Hook;
+import org.jhooks.ModelDependentHook;
+import org.jhooks.Session;
+import org.jhooks.SessionRunArgs;
+import org.jhooks.SessionRunContext;
+import org.jhooks.SessionRunValues;
+
+/**
+ * A Python {@code jhooks.ModelDependentHook} on the JVM: a {@link ModelDependentHook} that
+ * delegates every callback to the Python hook's proxy (a proxy can implement interfaces only, not
+ * extend this abstract class). The model instance the driver sets is handed to {@code onModel}
+ * just before {@code beginSession()}, which the contract says comes after the driver set it.
+ * Made by {@code jhooks.bridge.as_java_hook}.
+ */
+public final class PythonModelDependentHook extends ModelDependentHook {
+  private final Hook delegate;
+  private final String pythonName;
+  private final Consumer<org.jhooks.ModelInstance> onModel;
+
+  /**
+   * @param delegate the proxy of the Python hook
+   * @param pythonName the hook's {@code module.Class}
+   * @param onModel receives the model instance before {@code beginSession()}
+   */
+  public PythonModelDependentHook(Hook delegate, String pythonName, Consumer<org.jhooks.ModelInstance> onModel) {
+    this.delegate = delegate;
+    this.pythonName = pythonName;
+    this.onModel = onModel;
+  }
+
+  /** The Python hook's {@code module.Class}. */
+  public String pythonName() {
+    return pythonName;
+  }
+
+  /** The hook callbacks go to. */
+  public Hook delegate() {
+    return delegate;
+  }
+
+  @Override
+  public void begin() {
+    delegate.begin();
+  }
+
+  @Override
+  public void beginSession() {
+    if (modelInstance() != null) {
+      onModel.accept(modelInstance());
+    }
+    delegate.beginSession();
+  }
+
+  @Override
+  public void afterCreateSession(Session session, Coordinator coord) {
+    delegate.afterCreateSession(session, coord);
+  }
+
+  @Override
+  public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+    return delegate.beforeSessionRun(runContext);
+  }
+
+  @Override
+  public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+    delegate.afterSessionRun(runContext, runValues);
+  }
+
+  @Override
+  public void end(Session session) {
+    delegate.end(session);
+  }
+
+  @Override
+  public String toString() {
+    return pythonName + " (Python)";
+  }
+}

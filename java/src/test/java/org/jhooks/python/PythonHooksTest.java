@@ -1,0 +1,27 @@
+package org.jhooks.python;
+
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import org.junit.Test;
+
+public class PythonHooksTest {
+
+  @Test
+  public void outsideTheLauncherEveryCallSaysHowToStartTheApp() {
+    assertFalse(PythonHooks.available());
+    try {
+      PythonHooks.fromCommandLine();
+      fail("no loader is installed");
+    } catch (IllegalStateException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("python -m jhooks java"));
+    }
+    try {
+      PythonHooks.load("my.module:Hook", 1, "x");
+      fail("no loader is installed");
+    } catch (IllegalStateException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("python -m jhooks java"));
+    }
+  }
+}

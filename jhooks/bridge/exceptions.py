@@ -1,0 +1,166 @@
+"""Exceptions crossing the bridge keep their type name, message, remote stack and cause.
+
+Python -> Java (a Python hook, listener or session view called by Java): :func:`to_java` turns
+the exception into ``org.jhooks.bridge.PythonException`` whose message is ``"<type>: <message>"``,
+whose stack trace holds the Python frames, whose ``pythonTraceback()`` is Python's traceback text
+and whose cause is the converted ``__cause__``/``__context__``. A Java exception that passed
+through Python is handed back unchanged. Without this JPype hands Java a bare
+``org.jpype.PyExceptionProxy`` with no message.
+
+Java -> Python (a Java hook or session called by Python): JPype raises the Java exception as a
+Python exception of the Java class (``str()`` is ``"<class>: <message>"``, catchable as the
+Java class); :func:`call_java` adds the full Java stack trace with every ``Caused by:`` as a
+note that tracebacks print, and when the Java exception is a ``PythonException`` that started in
+this process it raises the original Python exception object again, so a TensorFlow
+``OutOfRangeError`` raised in a Python session run that a Java hook made is still one.
+
+See docs/bridge.md, "Exceptions".
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import traceback
+from collections import OrderedDict
+from typing import Any, Callable, Optional, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Originals of exceptions sent to Java, by token; bounded so a long run cannot leak.
+_ORIGINALS_MAX = 1024
+_originals: "OrderedDict[int, BaseException]" = OrderedDict()
+_originals_lock = threading.Lock()
+_tokens = itertools.count(1)
+
+
+def _jpype():
+    import jpype
+
+    return jpype
+
+
+def is_java_exception(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Java Throwable raised through JPype."""
+    return isinstance(exc, _jpype().JException)
+
+
+def type_name(exc: BaseException) -> str:
+    """``module.QualName`` of a Python exception, the Java class name of a Java one."""
+    if is_java_exception(exc):
+        return str(exc.getClass().getName())
+    cls = type(exc)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def java_stack_trace(exc: BaseException) -> str:
+    """The Java ``printStackTrace`` text of a Java exception, with its ``Caused by:`` chain."""
+    jpype = _jpype()
+    writer = jpype.JClass("java.io.StringWriter")()
+    exc.printStackTrace(jpype.JClass("java.io.PrintWriter")(writer, True))
+    return str(writer.toString())
+
+
+def _remember(exc: BaseException) -> int:
+    token = next(_tokens)
+    with _originals_lock:
+        _originals[token] = exc
+        while len(_originals) > _ORIGINALS_MAX:
+            _originals.popitem(last=False)
+    return token
+
+
+def _original(token: int) -> Optional[BaseException]:
+    with _originals_lock:
+        return _originals.get(token)
+
+
+def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
+    """The Java Throwable for ``exc``: a Java exception as is, else a new PythonException."""
+    if is_java_exception(exc):
+        return exc
+    jpype = _jpype()
+    seen = _seen if _seen is not None else set()
+    seen.add(id(exc))
+    nxt = exc.__cause__ if exc.__cause__ is not None else (None if exc.__suppress_context__ else exc.__context__)
+    cause = to_java(nxt, seen) if nxt is not None and id(nxt) not in seen else None
+    frames = traceback.extract_tb(exc.__traceback__)
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, chain=False))
+    modules = [_module_of(f.filename) for f in frames]
+    String = jpype.JString
+    return jpype.JClass("org.jhooks.bridge.PythonException")(
+        type_name(exc),
+        str(exc),
+        text,
+        jpype.JArray(String)([f.filename for f in frames]),
+        jpype.JArray(jpype.JInt)([f.lineno or 0 for f in frames]),
+        jpype.JArray(String)([f.name for f in frames]),
+        jpype.JArray(String)(modules),
+        jpype.JLong(_remember(exc)),
+        cause,
+    )
+
+
+def _module_of(filename: str) -> str:
+    import os
+    import sys
+
+    path = os.path.abspath(filename)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__file__", None) and os.path.abspath(module.__file__) == path:
+            return module.__name__
+    return os.path.splitext(os.path.basename(filename))[0]
+
+
+def from_java(exc: BaseException) -> BaseException:
+    """What Python should raise for a Java exception: the original Python exception of a
+    PythonException from this process, else ``exc`` with its Java stack trace as a note."""
+    jpype = _jpype()
+    if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
+        original = _original(int(exc.token()))
+        if original is not None:
+            return original
+    if not any(n.startswith("Java stack trace") for n in getattr(exc, "__notes__", ())):
+        note = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
+        if hasattr(exc, "add_note"):
+            exc.add_note(note)
+        else:  # Python 3.10: kept on the object for callers, not printed
+            exc.__notes__ = list(getattr(exc, "__notes__", ())) + [note]
+    return exc
+
+
+def call_java(func: Callable[..., Any], *args: Any) -> Any:
+    """Calls Java from Python: a Java exception leaves as :func:`from_java` says.
+
+    The original Python exception is raised after the ``except`` block, so its own
+    ``__cause__``/``__context__`` stay as they were.
+    """
+    try:
+        return func(*args)
+    except _jpype().JException as e:
+        converted = from_java(e)
+        if converted is e:
+            raise
+    raise converted
+
+
+def python_errors(func: F) -> F:
+    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
+    the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
+    import functools
+
+    from jhooks.bridge import threads
+
+    name = func.__qualname__
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with threads.callback(name):
+                return func(*args, **kwargs)
+        except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
+            if is_java_exception(e):
+                raise
+            raise to_java(e) from None
+
+    return wrapper  # type: ignore[return-value]

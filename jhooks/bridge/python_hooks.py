@@ -1,0 +1,175 @@
+"""Python hooks and listeners in JVM-driven sessions.
+
+``as_java_hook(hook)`` gives a Java ``org.jhooks.Hook`` (an ``org.jhooks.bridge.PythonHook``
+around a JPype proxy; a ``PythonModelDependentHook`` for a ``jhooks.ModelDependentHook``). The
+Python hook sees:
+
+- the Java session as a :class:`~jhooks.bridge.sessions.JavaSession` (numpy in and out);
+- a ``SessionRunContext`` whose ``originalArgs`` are the caller's args with numpy feeds and whose
+  ``requestStop()`` sets the Java context's flag;
+- a :class:`~jhooks.bridge.sessions.JavaCoordinator` over the Java coordinator;
+- ``runValues.results`` as numpy copies in the structure of the fetches it returned (tuples kept).
+
+Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python exception leaves as an
+``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL.
+``as_java_listener`` does the same for ``CheckpointSaverListener``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from jhooks.api.hook import Hook
+from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.model import ModelDependentHook
+from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
+from jhooks.api.validation import validate_hook
+from jhooks.bridge import jvm, values
+from jhooks.bridge.exceptions import python_errors
+from jhooks.bridge.java_hooks import JavaCheckpointSaverListener, JavaHook
+from jhooks.bridge.sessions import JavaCoordinator, python_session
+
+
+def _name(obj: Any) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}"
+
+
+class JavaRunContext(SessionRunContext):
+    """A Python run context over a Java ``org.jhooks.SessionRunContext``; the stop flag is Java's."""
+
+    def __init__(self, java: Any) -> None:
+        super().__init__(values.run_args_to_python(java.originalArgs()), python_session(java.session()))
+        self.java = java
+        self.hookFetches: dict = {}  # id(python hook) -> the fetches it returned for this run
+
+    def requestStop(self) -> None:
+        self.java.requestStop()
+
+    @property
+    def stopRequested(self) -> bool:
+        return bool(self.java.stopRequested())
+
+
+# Python views of the Java run contexts in flight, so before/after of one run share one view.
+_VIEWS_MAX = 64
+_views: "OrderedDict[Any, JavaRunContext]" = OrderedDict()
+_views_lock = threading.Lock()
+
+
+def _context_view(java: Any) -> JavaRunContext:
+    import jpype
+
+    key = int(jpype.JClass("java.lang.System").identityHashCode(java))
+    with _views_lock:
+        view = _views.get(key)
+        if view is not None and view.java.equals(java):
+            _views.move_to_end(key)
+            return view
+    view = JavaRunContext(java)
+    with _views_lock:
+        _views[key] = view
+        while len(_views) > _VIEWS_MAX:
+            _views.popitem(last=False)
+    return view
+
+
+class _HookProxy:
+    """What the Java proxy of a Python hook calls."""
+
+    def __init__(self, hook: Hook) -> None:
+        self.hook = hook
+
+    @python_errors
+    def begin(self) -> None:
+        self.hook.begin()
+
+    @python_errors
+    def beginSession(self) -> None:
+        self.hook.beginSession()
+
+    @python_errors
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        self.hook.afterCreateSession(python_session(session), JavaCoordinator(coord))
+
+    @python_errors
+    def beforeSessionRun(self, runContext: Any) -> Any:
+        view = _context_view(runContext)
+        args = self.hook.beforeSessionRun(view)
+        if args is not None and not isinstance(args, SessionRunArgs):
+            raise TypeError(f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
+                            "expected jhooks.SessionRunArgs or None")
+        view.hookFetches[id(self.hook)] = None if args is None else args.fetches
+        return values.run_args_to_java(args)
+
+    @python_errors
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        view = _context_view(runContext)
+        fetches = view.hookFetches.get(id(self.hook))
+        py_values = SessionRunValues(
+            results=values.results_to_python(runValues.results(), fetches),
+            options=values.options_to_python(runValues.options()),
+            runMetadata=values.run_metadata_to_python(runValues.runMetadata()))
+        self.hook.afterSessionRun(view, py_values)
+
+    @python_errors
+    def end(self, session: Any) -> None:
+        self.hook.end(python_session(session))
+
+    def toString(self) -> str:
+        return _name(self.hook) + " (Python)"
+
+
+def as_java_hook(hook: Hook) -> Any:
+    """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a :class:`JavaHook` gives its Java hook.
+
+    Raises ``jhooks.HookValidationError`` for a hook that cannot be registered (validate_hook).
+    """
+    import jpype
+
+    if isinstance(hook, JavaHook):
+        return hook.java
+    validate_hook(hook)
+    jvm.start()
+    proxy = jpype.JProxy("org.jhooks.Hook", inst=_HookProxy(hook))
+    if isinstance(hook, ModelDependentHook):
+        @python_errors
+        def accept(model: Any) -> None:
+            hook.modelInstance = values.model_to_python(model)
+
+        consumer = jpype.JProxy("java.util.function.Consumer", dict={"accept": accept})
+        return jpype.JClass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer)
+    return jpype.JClass("org.jhooks.bridge.PythonHook")(proxy, _name(hook))
+
+
+class _ListenerProxy:
+    def __init__(self, listener: CheckpointSaverListener) -> None:
+        self.listener = listener
+
+    @python_errors
+    def begin(self) -> None:
+        self.listener.begin()
+
+    @python_errors
+    def beforeSave(self, session: Any, globalStep: Any) -> None:
+        self.listener.beforeSave(python_session(session), int(globalStep))
+
+    @python_errors
+    def afterSave(self, session: Any, globalStep: Any) -> bool:
+        return bool(self.listener.afterSave(python_session(session), int(globalStep)))
+
+    @python_errors
+    def end(self, session: Any, globalStep: Any) -> None:
+        self.listener.end(python_session(session), int(globalStep))
+
+
+def as_java_listener(listener: CheckpointSaverListener) -> Any:
+    """A Java ``org.jhooks.CheckpointSaverListener`` calling the Python ``listener``."""
+    import jpype
+
+    if isinstance(listener, JavaCheckpointSaverListener):
+        return listener.java
+    jvm.start()
+    proxy = jpype.JProxy("org.jhooks.CheckpointSaverListener", inst=_ListenerProxy(listener))
+    return jpype.JClass("org.jhooks.bridge.PythonCheckpointSaverListener")(proxy, _name(listener))

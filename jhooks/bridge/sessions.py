@@ -1,0 +1,149 @@
+"""Session and coordinator views across the bridge.
+
+- :class:`JavaSession`: a Python ``jhooks.Session`` over a Java ``org.jhooks.Session`` (for
+  Python hooks in a JVM-driven session): numpy feeds in, numpy results out, in the structure of
+  the Python fetches.
+- :func:`java_session`: a Java ``org.jhooks.Session`` proxy over a Python session (for Java hooks
+  in a Python-driven session): NdArray feeds in, NdArray results out.
+- :class:`JavaCoordinator`: a Python ``jhooks.Coordinator`` whose state is a Java
+  ``org.jhooks.Coordinator``.
+
+A run through either view is a raw run: it fires no hooks. Values are copies (docs/bridge.md).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any, Mapping, Optional
+
+from jhooks.api.run_args import RunOptions
+from jhooks.api.session import Coordinator
+from jhooks.bridge import values
+from jhooks.bridge.exceptions import call_java, from_java, python_errors, to_java
+
+
+class JavaSession:
+    """A Python session view of a Java ``org.jhooks.Session`` (see ``jhooks.api.session.Session``)."""
+
+    def __init__(self, java: Any) -> None:
+        self.java = java
+
+    def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,
+            options: Optional[RunOptions] = None) -> Any:
+        """Runs ``fetches`` (a name or nest) with numpy ``feeds``; numpy results, same structure."""
+        result = call_java(self.java.run, values.fetches_to_java(fetches), values.feeds_to_java(feeds),
+                           values.options_to_java(options))
+        return values.results_to_python(result, fetches)
+
+    def save(self, prefix: str) -> None:
+        call_java(self.java.save, prefix)
+
+    def restore(self, prefix: str) -> None:
+        call_java(self.java.restore, prefix)
+
+    def globalStepTensorName(self) -> str:
+        return str(call_java(self.java.globalStepTensorName))
+
+    def globalStep(self) -> int:
+        return int(call_java(self.java.globalStep))
+
+    def __repr__(self) -> str:
+        return f"JavaSession({self.java})"
+
+
+class _PythonSessionProxy:
+    """What a Java ``org.jhooks.Session`` proxy calls; every overload of run arrives here."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    @python_errors
+    def run(self, fetches: Any, feeds: Any = None, options: Any = None) -> Any:
+        py_fetches = values.fetches_to_python(fetches)
+        if py_fetches is None:
+            return None
+        result = self.session.run(py_fetches, values.feeds_to_python(feeds), values.options_to_python(options))
+        return values.results_to_java(result)
+
+    @python_errors
+    def save(self, prefix: Any) -> None:
+        self.session.save(str(prefix))
+
+    @python_errors
+    def restore(self, prefix: Any) -> None:
+        self.session.restore(str(prefix))
+
+    @python_errors
+    def globalStepTensorName(self) -> str:
+        return str(self.session.globalStepTensorName())
+
+    @python_errors
+    def globalStep(self) -> int:
+        import jpype
+
+        name = str(self.session.globalStepTensorName())
+        return jpype.JLong(int(self.session.run(name)))
+
+    def toString(self) -> str:
+        return f"Python session {type(self.session).__module__}.{type(self.session).__qualname__}"
+
+
+_proxies: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_proxies_lock = threading.Lock()
+
+
+def java_session(session: Any) -> Any:
+    """A Java ``org.jhooks.Session`` over a Python session; the same proxy for the same session.
+
+    A :class:`JavaSession` is unwrapped to its Java session instead.
+    """
+    import jpype
+
+    if session is None:
+        return None
+    if isinstance(session, JavaSession):
+        return session.java
+    with _proxies_lock:
+        try:
+            cached = _proxies.get(session)
+        except TypeError:  # not weak-referenceable: no caching
+            cached = None
+        if cached is not None:
+            return cached
+        proxy = jpype.JProxy("org.jhooks.Session", inst=_PythonSessionProxy(session), convert=False)
+        java = jpype.JObject(proxy, jpype.JClass("org.jhooks.Session"))
+        try:
+            _proxies[session] = java
+        except TypeError:
+            pass
+        return java
+
+
+def python_session(session: Any) -> Any:
+    """A Python session view of a Java ``org.jhooks.Session``; None stays None."""
+    return None if session is None else JavaSession(session)
+
+
+class JavaCoordinator(Coordinator):
+    """A ``jhooks.Coordinator`` whose stop flag and error live in a Java ``org.jhooks.Coordinator``."""
+
+    def __init__(self, java: Any) -> None:
+        super().__init__()
+        self.java = java
+
+    def requestStop(self, cause: Optional[BaseException] = None) -> None:
+        if cause is None:
+            self.java.requestStop()
+        else:
+            self.java.requestStop(to_java(cause))
+
+    def shouldStop(self) -> bool:
+        return bool(self.java.shouldStop())
+
+    def error(self) -> Optional[BaseException]:
+        error = self.java.error()
+        return None if error is None else from_java(error)
+
+    def clearStop(self) -> None:
+        self.java.clearStop()

@@ -1,0 +1,192 @@
+"""Translating fetches, feeds, results, run options, run args and model instances across the bridge.
+
+Fetch nests: Python str / list / tuple / dict <-> Java String / ``ArrayList`` / ``LinkedHashMap``.
+A Java nest has no tuples, so results going back to Python are rebuilt in the structure of the
+Python fetches (tuples stay tuples). Array leaves cross with :mod:`jhooks.bridge.arrays` (copies).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+import numpy as np
+
+from jhooks.api.model import ModelInstance
+from jhooks.api.run_args import RunOptions, SessionRunArgs
+from jhooks.bridge import arrays
+
+
+def _jpype():
+    import jpype
+
+    return jpype
+
+
+def _jclass(name: str) -> Any:
+    return _jpype().JClass(name)
+
+
+# -- fetches -----------------------------------------------------------------------------------
+
+def fetches_to_java(fetches: Any) -> Any:
+    """A Python fetch nest as Java (``ArrayList``/``LinkedHashMap`` of Strings); None stays None."""
+    jpype = _jpype()
+    if fetches is None:
+        return None
+    if isinstance(fetches, str):
+        return jpype.JString(fetches)
+    if isinstance(fetches, (list, tuple)):
+        out = _jclass("java.util.ArrayList")()
+        for e in fetches:
+            out.add(fetches_to_java(e))
+        return out
+    if isinstance(fetches, Mapping):
+        out = _jclass("java.util.LinkedHashMap")()
+        for k, v in fetches.items():
+            out.put(jpype.JString(k), fetches_to_java(v))
+        return out
+    raise TypeError(f"a fetch must be a str, list, tuple or dict, got {type(fetches).__name__} {fetches!r}")
+
+
+def fetches_to_python(fetches: Any) -> Any:
+    """A Java fetch nest as Python str / list / dict."""
+    if fetches is None:
+        return None
+    if isinstance(fetches, (str, _jpype().JString)):
+        return str(fetches)
+    if isinstance(fetches, _jclass("java.util.List")):
+        return [fetches_to_python(e) for e in fetches]
+    if isinstance(fetches, _jclass("java.util.Map")):
+        return {str(e.getKey()): fetches_to_python(e.getValue()) for e in fetches.entrySet()}
+    raise TypeError(f"a Java fetch must be a String, List or Map, got {fetches.getClass().getName()}")
+
+
+# -- feeds and results -------------------------------------------------------------------------
+
+def feeds_to_java(feeds: Optional[Mapping[str, Any]]) -> Any:
+    """Python feeds (tensor name -> array) as a Java ``LinkedHashMap<String, NdArray>`` of copies."""
+    out = _jclass("java.util.LinkedHashMap")()
+    for name, value in (feeds or {}).items():
+        if not isinstance(name, str):
+            raise TypeError(f"a feed key must be a tensor name (str), got {type(name).__name__} {name!r}")
+        out.put(_jpype().JString(name), arrays.to_java(value))
+    return out
+
+
+def feeds_to_python(feeds: Any) -> dict:
+    """Java feeds (``Map<String, NdArray>``) as a dict of numpy copies."""
+    if feeds is None:
+        return {}
+    return {str(e.getKey()): arrays.to_numpy(e.getValue()) for e in feeds.entrySet()}
+
+
+def results_to_java(results: Any) -> Any:
+    """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java."""
+    if results is None:
+        return None
+    if isinstance(results, (list, tuple)):
+        out = _jclass("java.util.ArrayList")()
+        for e in results:
+            out.add(results_to_java(e))
+        return out
+    if isinstance(results, Mapping):
+        out = _jclass("java.util.LinkedHashMap")()
+        for k, v in results.items():
+            out.put(_jpype().JString(k), results_to_java(v))
+        return out
+    return arrays.to_java(results)
+
+
+def results_to_python(results: Any, fetches: Any = None) -> Any:
+    """Java results as Python: numpy leaves in the structure of the Python ``fetches`` when given
+    (tuples stay tuples), else Java List/Map become list/dict."""
+    if results is None:
+        return None
+    if isinstance(fetches, str) or (fetches is None and arrays.is_ndarray(results)):
+        return arrays.to_numpy(results)
+    if isinstance(fetches, (list, tuple)):
+        return type(fetches)(results_to_python(results.get(i), f) for i, f in enumerate(fetches))
+    if isinstance(fetches, Mapping):
+        return {k: results_to_python(results.get(_jpype().JString(k)), f) for k, f in fetches.items()}
+    if isinstance(results, _jclass("java.util.List")):
+        return [results_to_python(e) for e in results]
+    if isinstance(results, _jclass("java.util.Map")):
+        return {str(e.getKey()): results_to_python(e.getValue()) for e in results.entrySet()}
+    raise TypeError(f"a Java result must be an NdArray, List or Map, got {results.getClass().getName()}")
+
+
+# -- options, run args, run metadata, model ------------------------------------------------------
+
+def options_to_java(options: Any) -> Any:
+    """jhooks RunOptions (or TensorFlow's RunOptions proto) as ``org.jhooks.RunOptions``."""
+    if options is None:
+        return None
+    if isinstance(options, RunOptions):
+        values = (options.traceLevel, options.timeoutInMs, options.interOpThreadPool,
+                  options.outputPartitionGraphs, options.reportTensorAllocationsUponOom)
+    elif hasattr(options, "trace_level"):
+        values = (options.trace_level, options.timeout_in_ms, options.inter_op_thread_pool,
+                  options.output_partition_graphs, options.report_tensor_allocations_upon_oom)
+    else:
+        raise TypeError(f"run options must be jhooks.RunOptions, got {type(options).__name__} {options!r}")
+    jpype = _jpype()
+    return _jclass("org.jhooks.RunOptions")(jpype.JInt(int(values[0])), jpype.JLong(int(values[1])),
+                                            jpype.JInt(int(values[2])), bool(values[3]), bool(values[4]))
+
+
+def options_to_python(options: Any) -> Optional[RunOptions]:
+    if options is None:
+        return None
+    return RunOptions(traceLevel=int(options.traceLevel), timeoutInMs=int(options.timeoutInMs),
+                      interOpThreadPool=int(options.interOpThreadPool),
+                      outputPartitionGraphs=bool(options.outputPartitionGraphs),
+                      reportTensorAllocationsUponOom=bool(options.reportTensorAllocationsUponOom))
+
+
+def run_args_to_java(args: Optional[SessionRunArgs]) -> Any:
+    """A Python SessionRunArgs (or None) as ``org.jhooks.SessionRunArgs``."""
+    if args is None:
+        return None
+    if not isinstance(args, SessionRunArgs):
+        raise TypeError(f"expected jhooks.SessionRunArgs or None, got {type(args).__name__} {args!r}")
+    return _jclass("org.jhooks.SessionRunArgs")(fetches_to_java(args.fetches), feeds_to_java(args.feeds),
+                                                options_to_java(args.options))
+
+
+def run_args_to_python(args: Any) -> Optional[SessionRunArgs]:
+    """``org.jhooks.SessionRunArgs`` (or null) as a Python SessionRunArgs with numpy feeds."""
+    if args is None:
+        return None
+    return SessionRunArgs(fetches=fetches_to_python(args.fetches()), feeds=feeds_to_python(args.feeds()),
+                          options=options_to_python(args.options()))
+
+
+def run_metadata_to_java(metadata: Any) -> Any:
+    """TensorFlow's RunMetadata proto (or serialized bytes) as Java ``byte[]``."""
+    if metadata is None:
+        return None
+    data = metadata if isinstance(metadata, (bytes, bytearray)) else metadata.SerializeToString()
+    return _jpype().JArray(_jpype().JByte)(bytes(data))
+
+
+def run_metadata_to_python(metadata: Any) -> Any:
+    """Java's serialized RunMetadata as TensorFlow's proto (bytes when TensorFlow is not installed)."""
+    if metadata is None:
+        return None
+    data = bytes(np.asarray(metadata, dtype=np.int8).tobytes())
+    try:
+        from tensorflow.core.protobuf import config_pb2
+    except ImportError:
+        return data
+    return config_pb2.RunMetadata.FromString(data)
+
+
+def model_to_java(model: ModelInstance) -> Any:
+    endpoints = _jclass("java.util.LinkedHashMap")()
+    for k, v in model.endpoints.items():
+        endpoints.put(_jpype().JString(k), _jpype().JString(v))
+    return _jclass("org.jhooks.ModelInstance")(endpoints)
+
+
+def model_to_python(model: Any) -> ModelInstance:
+    return ModelInstance({str(e.getKey()): str(e.getValue()) for e in model.endpoints().entrySet()})
