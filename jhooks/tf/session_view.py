@@ -69,6 +69,20 @@ class TfSessionView:
         """Restores every global variable from the V2 checkpoint at ``prefix`` (keys: variable names)."""
         self._saver().restore(self.rawSession, prefix)
 
+    def saveableVariables(self) -> "dict[str, str]":
+        """``{checkpoint key: name of a tensor reading the value}`` for what :meth:`save` writes
+        (every global variable; keys are the variable op names tf.compat.v1.train.Saver uses),
+        sorted by key. Resource variables give their ``.../Read/ReadVariableOp:0`` tensor (built
+        with the variable, so a finalized graph works), ref variables ``name:0``.
+        AsyncCheckpointSaverHook snapshots these with one raw run (docs/standard-hooks.md).
+        """
+        variables = self.graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
+        out = {}
+        for v in variables:
+            read = getattr(v, "_graph_element", None)
+            out[v.op.name] = (v if read is None else read).name
+        return dict(sorted(out.items()))
+
     def globalStepTensorName(self) -> str:
         """The global step variable's name (``get_global_step``), else ``"global_step:0"``.
 

@@ -1,0 +1,207 @@
+"""AsyncCheckpointSaverHook: checkpoints written by a background thread from a training-thread snapshot.
+
+Twin of org.jhooks.hooks.AsyncCheckpointSaverHook. Same schedule as CheckpointSaverHook (and
+TF's ``AsyncCheckpointSaverHook``) with TF's defects fixed (docs/standard-hooks.md):
+
+- Consistent: all variables are read with ONE raw run on the training thread (the snapshot), so
+  the checkpoint labelled step N holds exactly the values at global step N while training goes on
+  during the write.
+- Overlap policy WAIT, no silent skip: at most one write in flight; a save due while the previous
+  write runs first waits for it (then snapshots), counted in ``overlapCount()`` and logged.
+- No lost failure: a failed background write is raised as CheckpointSaveError on the training
+  thread at the next callback, in ``end``, ``waitForPendingSaves()`` or ``close()``.
+- Listeners' ``afterSave`` run on the training thread at the first callback after the data, index
+  and ``checkpoint`` state file are on disk; True requests stop through that callback's run
+  context (the coordinator outside a run).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
+from collections import deque
+
+from jhooks.api.listener import CheckpointSaverListener
+from jhooks.hooks.checkpoint_saver import CheckpointSaverHook, _DEFAULT_MAX_TO_KEEP
+from jhooks.hooks.errors import CheckpointSaveError
+from jhooks.hooks.saver import Saver
+
+logger = logging.getLogger(__name__)
+
+_Job = Tuple[int, str, Dict[str, Any]]   # (labelled step, prefix, snapshot)
+
+
+class AsyncCheckpointSaverHook(CheckpointSaverHook):
+    """Saves like CheckpointSaverHook; the files are written by one daemon writer thread.
+
+    Arguments and errors as CheckpointSaverHook (the Saver's variables default to
+    ``session.saveableVariables()``; a view without it raises NotImplementedError). Extra methods:
+    ``waitForPendingSaves()``, ``overlapCount()``, ``close()``. ``savedSteps()`` lists the steps
+    whose files and state file are on disk.
+
+    Raises CheckpointSaveError (a HookError; ``__cause__`` is the writer's error) on the training
+    thread when a background write failed.
+    """
+
+    def __init__(self, checkpointDir: str, saveSecs: Optional[float] = None, saveSteps: Optional[int] = None,
+                 saver: Optional[Saver] = None, checkpointBasename: str = "model.ckpt", scaffold: Any = None,
+                 listeners: Optional[Sequence[CheckpointSaverListener]] = None,
+                 maxToKeep: Optional[int] = _DEFAULT_MAX_TO_KEEP) -> None:
+        super().__init__(checkpointDir, saveSecs=saveSecs, saveSteps=saveSteps, saver=saver,
+                         checkpointBasename=checkpointBasename, scaffold=scaffold, listeners=listeners,
+                         maxToKeep=maxToKeep)
+        self._cond = threading.Condition()
+        self._job: Optional[_Job] = None                 # handed over, being written
+        self._written: Deque[int] = deque()              # on disk, afterSave not yet called
+        self._failure: Optional[Tuple[int, str, BaseException]] = None
+        self._thread: Optional[threading.Thread] = None
+        self._shutdown = False
+        self._overlaps = 0
+        self._session: Any = None
+        self._runContext: Any = None
+
+    # --- public ----------------------------------------------------------------------------
+    def overlapCount(self) -> int:
+        """Saves that had to wait for the previous background write (overlap policy WAIT)."""
+        with self._cond:
+            return self._overlaps
+
+    def savedSteps(self) -> List[int]:
+        with self._cond:
+            return list(self._savedSteps)
+
+    def waitForPendingSaves(self) -> None:
+        """Blocks until no write is in flight, calls pending afterSave listeners (a stop request
+        goes to the coordinator) and raises a pending CheckpointSaveError."""
+        self._awaitIdle()
+        self._deliver(self._session, None, "waitForPendingSaves")
+
+    def close(self) -> None:
+        """Waits for the write in flight, stops the writer thread; raises a pending failure."""
+        self._awaitIdle()
+        with self._cond:
+            self._shutdown = True
+            thread, self._thread = self._thread, None
+            self._cond.notify_all()
+        if thread is not None:
+            thread.join()
+        super().close()
+        self._raiseFailure("close")
+
+    # --- callbacks -------------------------------------------------------------------------
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        self._session = session
+        self._coord = coord
+        self._deliver(session, None, "afterCreateSession")
+        super().afterCreateSession(session, coord)
+
+    def beforeSessionRun(self, runContext: Any):
+        self._deliver(runContext.session, runContext, "beforeSessionRun")
+        return super().beforeSessionRun(runContext)
+
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        self._deliver(runContext.session, runContext, "afterSessionRun")
+        self._runContext = runContext
+        try:
+            super().afterSessionRun(runContext, runValues)
+        finally:
+            self._runContext = None
+
+    def end(self, session: Any) -> None:
+        try:
+            self._awaitIdle()
+            self._deliver(session, None, "end")
+            lastStep = int(session.run(session.globalStepTensorName()))
+            if lastStep != self._timer.lastTriggeredStep():
+                self._save(session, lastStep, "end")
+                self._awaitIdle()
+                self._deliver(session, None, "end")
+            for listener in self._listeners:
+                listener.end(session, lastStep)
+        finally:
+            self.close()
+
+    # --- saving (training thread) ------------------------------------------------------------
+    def _save(self, session: Any, step: int, callback: str) -> bool:
+        with self._cond:
+            busy = self._job
+        if busy is not None:
+            started = time.monotonic()
+            self._awaitIdle()
+            with self._cond:
+                self._overlaps += 1
+                n = self._overlaps
+            logger.info("AsyncCheckpointSaverHook: save for step %d waited %.3f s for the save of step %d "
+                        "(overlap #%d)", step, time.monotonic() - started, busy[0], n)
+        # the previous save is complete: its afterSave runs before this save's beforeSave
+        self._deliver(session, self._runContext, callback)
+        prefix = self._prefix(step)
+        for listener in self._listeners:
+            listener.beforeSave(session, step)
+        snapshot = self._snapshot(session, step, callback)
+        logger.info("Saving checkpoints for %d into %s.", step, prefix)
+        with self._cond:
+            self._job = (step, prefix, snapshot)
+            if self._thread is None:
+                self._shutdown = False
+                self._thread = threading.Thread(target=self._writeLoop, daemon=True,
+                                                name="AsyncCheckpointSaverHook-writer")
+                self._thread.start()
+            self._cond.notify_all()
+        return False   # listeners' afterSave run later, in _deliver
+
+    def _deliver(self, session: Any, runContext: Any, callback: str) -> None:
+        """Calls afterSave for every checkpoint written since the last callback, then raises a
+        pending write failure. A stop request goes to ``runContext`` (else the coordinator)."""
+        while True:
+            with self._cond:
+                if not self._written:
+                    break
+                step = self._written.popleft()
+            if self._afterSave(session, step):
+                if runContext is not None:
+                    runContext.requestStop()
+                elif self._coord is not None:
+                    self._coord.requestStop()
+        self._raiseFailure(callback)
+
+    def _raiseFailure(self, callback: str) -> None:
+        with self._cond:
+            failure, self._failure = self._failure, None
+        if failure is not None:
+            step, prefix, cause = failure
+            raise CheckpointSaveError("AsyncCheckpointSaverHook", callback, step, prefix, cause) from cause
+
+    def _awaitIdle(self) -> None:
+        with self._cond:
+            while self._job is not None:
+                self._cond.wait()
+
+    # --- writer thread -----------------------------------------------------------------------
+    def _writeLoop(self) -> None:
+        while True:
+            with self._cond:
+                while self._job is None and not self._shutdown:
+                    self._cond.wait()
+                if self._job is None:
+                    return
+                step, prefix, snapshot = self._job
+            failure: Optional[BaseException] = None
+            try:
+                self._writer().writeSnapshot(prefix, snapshot)
+                with self._cond:
+                    self._recordOnDisk(step, prefix, "writer thread")
+            except BaseException as e:  # handed to the training thread, never dropped
+                logger.error("AsyncCheckpointSaverHook: background save of step %d to %s failed: %s: %s",
+                             step, prefix, type(e).__name__, e)
+                failure = e
+            with self._cond:
+                if failure is not None:
+                    if self._failure is None:
+                        self._failure = (step, prefix, failure)
+                else:
+                    self._written.append(step)
+                self._job = None
+                self._cond.notify_all()

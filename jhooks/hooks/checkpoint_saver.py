@@ -1,0 +1,190 @@
+"""CheckpointSaverHook: saves a checkpoint every N steps or seconds, synchronously.
+
+Twin of org.jhooks.hooks.CheckpointSaverHook; mirrors ``tf.compat.v1.train.CheckpointSaverHook``
+(docs/standard-hooks.md, docs/contract.md "Checkpoints"). Differences from TF: no graph.pbtxt or
+meta graph (the neutral session view has no graph); the hook writes the ``checkpoint`` state file
+itself, atomically and only after the checkpoint files exist, and rotates old checkpoints
+(``maxToKeep``); a listener's stop request from the save after session creation is honoured
+through the coordinator (TF drops it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Dict, List, Optional, Sequence
+
+from jhooks.api.errors import HookError
+from jhooks.api.hook import Hook
+from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.run_args import SessionRunArgs
+from jhooks.api.session import read_global_step
+from jhooks.hooks.checkpoint_state import CheckpointRotation, checkpoint_exists, checkpoint_prefix
+from jhooks.hooks.errors import CheckpointSaveError
+from jhooks.hooks.saver import Saver
+from jhooks.hooks.snapshot_writer import SnapshotWriter
+from jhooks.hooks.timer import SecondOrStepTimer
+
+logger = logging.getLogger(__name__)
+
+_DEFAULT_MAX_TO_KEEP = 5
+_VARIABLES = "variables"
+_GLOBAL_STEP = "globalStep"
+
+
+def validate_saver_args(checkpointDir: Any, saveSecs: Any, saveSteps: Any, saver: Any, scaffold: Any,
+                        maxToKeep: Any) -> Saver:
+    """Checks the saver hooks' arguments (texts agreed with the Java twin); returns the Saver."""
+    if not checkpointDir:
+        raise ValueError("checkpointDir must be given")
+    if saver is not None and scaffold is not None:
+        raise ValueError("You cannot provide both saver and scaffold.")
+    if (saveSecs is None) == (saveSteps is None):
+        raise ValueError("exactly one of saveSecs and saveSteps should be provided.")
+    if saveSteps is not None and saveSteps <= 0:
+        raise ValueError(f"saveSteps must be positive, got {saveSteps}")
+    if saveSecs is not None and saveSecs <= 0:
+        raise ValueError(f"saveSecs must be positive, got {saveSecs}")
+    if saver is not None and maxToKeep != _DEFAULT_MAX_TO_KEEP:
+        raise ValueError("You cannot provide both saver and maxToKeep.")
+    if saver is None and scaffold is not None:
+        saver = scaffold.saver()
+    if saver is None:
+        saver = Saver(maxToKeep=maxToKeep)
+    if not isinstance(saver, Saver):
+        raise ValueError(f"saver must be a jhooks.hooks.Saver, got {type(saver).__name__} {saver!r}")
+    return saver
+
+
+class CheckpointSaverHook(Hook):
+    """Saves a TF V2 checkpoint after session creation, every ``saveSteps`` global steps or
+    ``saveSecs`` seconds, and in ``end`` unless that global step was already saved.
+
+    Args:
+        checkpointDir: directory of the checkpoints and the ``checkpoint`` state file (created).
+        saveSecs: save every N seconds (> 0); exactly one of saveSecs/saveSteps.
+        saveSteps: save every N global steps (int > 0).
+        saver: a jhooks.hooks.Saver (which variables, maxToKeep); default ``Saver(maxToKeep=maxToKeep)``.
+            Without explicit variables the files come from ``session.save(prefix)``, else from a
+            one-run snapshot of those variables.
+        checkpointBasename: prefixes are ``checkpointDir/<checkpointBasename>-<globalStep>``.
+        scaffold: a jhooks.hooks.Scaffold whose ``saver()`` is used (not together with saver).
+        listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop.
+        maxToKeep: shorthand for ``saver=Saver(maxToKeep=...)``; 0 or None keeps all.
+
+    Raises:
+        ValueError: see docs/standard-hooks.md (texts shared with Java).
+        CheckpointSaveError: a save left no checkpoint files.
+    """
+
+    def __init__(self, checkpointDir: str, saveSecs: Optional[float] = None, saveSteps: Optional[int] = None,
+                 saver: Optional[Saver] = None, checkpointBasename: str = "model.ckpt", scaffold: Any = None,
+                 listeners: Optional[Sequence[CheckpointSaverListener]] = None,
+                 maxToKeep: Optional[int] = _DEFAULT_MAX_TO_KEEP) -> None:
+        self._saver = validate_saver_args(checkpointDir, saveSecs, saveSteps, saver, scaffold, maxToKeep)
+        self._timer = SecondOrStepTimer(everySecs=saveSecs, everySteps=saveSteps)
+        self.checkpointDir = checkpointDir
+        self.checkpointBasename = checkpointBasename
+        self._listeners: List[CheckpointSaverListener] = list(listeners or [])
+        self._rotation = CheckpointRotation(checkpointDir, self._saver.maxToKeep())
+        self._savedSteps: List[int] = []
+        self._snapshotWriter: Optional[SnapshotWriter] = None
+        self._coord: Any = None
+
+    def savedSteps(self) -> List[int]:
+        """Labelled global steps whose checkpoints are on disk, in save order."""
+        return list(self._savedSteps)
+
+    def lastSavedStep(self) -> Optional[int]:
+        steps = self.savedSteps()
+        return steps[-1] if steps else None
+
+    # --- callbacks -------------------------------------------------------------------------
+    def begin(self) -> None:
+        os.makedirs(self.checkpointDir, exist_ok=True)
+        self._rotation.kept  # reads an existing state file so rotation continues
+        for listener in self._listeners:
+            listener.begin()
+
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        self._coord = coord
+        step = read_global_step(session)
+        if self._save(session, step, "afterCreateSession") and coord is not None:
+            coord.requestStop()
+        self._timer.updateLastTriggeredStep(step)
+
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
+        return SessionRunArgs(runContext.session.globalStepTensorName())
+
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        if not self._timer.shouldTriggerForStep(int(runValues.results) + 1):
+            return
+        step = read_global_step(runContext.session)
+        if self._timer.shouldTriggerForStep(step):
+            self._timer.updateLastTriggeredStep(step)
+            if self._save(runContext.session, step, "afterSessionRun"):
+                runContext.requestStop()
+
+    def end(self, session: Any) -> None:
+        lastStep = read_global_step(session)
+        if lastStep != self._timer.lastTriggeredStep():
+            self._save(session, lastStep, "end")
+        for listener in self._listeners:
+            listener.end(session, lastStep)
+        self.close()
+
+    def close(self) -> None:
+        """Releases the snapshot writer's private TF session (if any)."""
+        if self._snapshotWriter is not None:
+            self._snapshotWriter.close()
+            self._snapshotWriter = None
+
+    # --- saving ----------------------------------------------------------------------------
+    def _prefix(self, step: int) -> str:
+        return checkpoint_prefix(self.checkpointDir, self.checkpointBasename, step)
+
+    def _save(self, session: Any, step: int, callback: str) -> bool:
+        """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
+        prefix = self._prefix(step)
+        for listener in self._listeners:
+            listener.beforeSave(session, step)
+        logger.info("Saving checkpoints for %d into %s.", step, prefix)
+        if self._saver.hasExplicitVariables():
+            self._writer().writeSnapshot(prefix, self._snapshot(session, step, callback))
+        else:
+            session.save(prefix)
+        self._recordOnDisk(step, prefix, callback)
+        return self._afterSave(session, step)
+
+    def _writer(self) -> SnapshotWriter:
+        if self._snapshotWriter is None:
+            self._snapshotWriter = SnapshotWriter()
+        return self._snapshotWriter
+
+    def _snapshot(self, session: Any, step: int, callback: str) -> Dict[str, Any]:
+        """Every variable of the saver read with ONE raw run; its global step must equal ``step``."""
+        values = session.run({_VARIABLES: self._saver.variablesFor(session),
+                              _GLOBAL_STEP: session.globalStepTensorName()})
+        if int(values[_GLOBAL_STEP]) != step:
+            raise HookError(type(self).__name__, callback,
+                            f"the snapshot for step {step} read global step {int(values[_GLOBAL_STEP])}; "
+                            f"a listener's beforeSave changed the global step")
+        return values[_VARIABLES]
+
+    def _recordOnDisk(self, step: int, prefix: str, callback: str) -> None:
+        """Checks the files, then replaces the state file and deletes rotated-out checkpoints."""
+        if not checkpoint_exists(prefix):
+            raise CheckpointSaveError(type(self).__name__, callback, step, prefix,
+                                      FileNotFoundError(f"no {prefix}.index / {prefix}.data-* after the save"))
+        self._rotation.record(prefix)
+        self._savedSteps.append(step)
+        logger.info("Saved checkpoint %s.", prefix)
+
+    def _afterSave(self, session: Any, step: int) -> bool:
+        """Every listener's afterSave (all are called); whether any asked to stop."""
+        stop = False
+        for listener in self._listeners:
+            if listener.afterSave(session, step):
+                logger.info("A CheckpointSaverListener requested that training be stopped. listener: %r", listener)
+                stop = True
+        return stop

@@ -1,0 +1,83 @@
+"""StepCounterHook: logs (and optionally records) global steps per second (twin of the Java class)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+
+from jhooks.api.hook import Hook
+from jhooks.api.run_args import SessionRunArgs
+from jhooks.api.session import read_global_step
+from jhooks.hooks.timer import SecondOrStepTimer
+
+logger = logging.getLogger(__name__)
+
+SUMMARY_TAG = "global_step/sec"
+
+
+class StepCounterHook(Hook):
+    """Every ``everyNSteps`` global steps or ``everyNSecs`` seconds logs ``"global_step/sec: %g"``
+    (INFO) and, with ``outputDir`` or ``summaryWriter``, writes that scalar under the tag
+    ``global_step/sec`` at the global step to a TensorBoard event file.
+
+    Mirrors ``tf.compat.v1.train.StepCounterHook``: the global step fetched with each run is a hint;
+    when the timer would fire for ``hint + 1`` the global step is re-read with a raw run, and the
+    rate is (global steps since the last trigger) / (wall seconds since it). The first trigger only
+    starts the clock.
+
+    Args:
+        everyNSteps: int > 0 (default 100); pass None when using everyNSecs.
+        everyNSecs: seconds > 0.
+        outputDir: directory of the event file (writer shared per directory, jhooks.hooks.event_writer).
+        summaryWriter: object with ``addScalar(tag, value, globalStep)`` and ``flush()``; wins over outputDir.
+
+    Raises:
+        ValueError: both or neither of everyNSteps/everyNSecs (TF's text).
+    """
+
+    def __init__(self, everyNSteps: Optional[int] = 100, everyNSecs: Optional[float] = None,
+                 outputDir: Optional[str] = None, summaryWriter: Any = None) -> None:
+        if (everyNSteps is None) == (everyNSecs is None):
+            raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+        self._timer = SecondOrStepTimer(everyNSecs, everyNSteps)
+        self._outputDir = outputDir
+        self._writer = summaryWriter
+        self._ownsWriter = False
+        self._lastRate: Optional[float] = None
+
+    def lastRate(self) -> Optional[float]:
+        """The latest measured global steps per second; None before the first measurement."""
+        return self._lastRate
+
+    def begin(self) -> None:
+        if self._writer is None and self._outputDir:
+            from jhooks.hooks import event_writer
+            self._writer = event_writer.acquire(self._outputDir)
+            self._ownsWriter = True
+
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
+        return SessionRunArgs(runContext.session.globalStepTensorName())
+
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        if not self._timer.shouldTriggerForStep(int(runValues.results) + 1):
+            return
+        step = read_global_step(runContext.session)
+        if not self._timer.shouldTriggerForStep(step):
+            return
+        elapsedSecs, elapsedSteps = self._timer.updateLastTriggeredStep(step)
+        if elapsedSecs is None or elapsedSecs <= 0:
+            return
+        self._lastRate = elapsedSteps / elapsedSecs
+        if self._writer is not None:
+            self._writer.addScalar(SUMMARY_TAG, self._lastRate, step)
+        logger.info("%s: %g", SUMMARY_TAG, self._lastRate)
+
+    def end(self, session: Any) -> None:
+        if self._writer is None:
+            return
+        if self._ownsWriter:
+            from jhooks.hooks import event_writer
+            event_writer.release(self._writer)
+            self._writer, self._ownsWriter = None, False
+        else:
+            self._writer.flush()

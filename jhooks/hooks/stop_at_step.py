@@ -1,0 +1,52 @@
+"""StopAtStepHook: requests stop at a global step (twin of the Java class; TF semantics)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from jhooks.api.hook import Hook
+from jhooks.api.run_args import SessionRunArgs
+from jhooks.api.session import read_global_step
+
+
+class StopAtStepHook(Hook):
+    """Requests stop once the global step reaches ``lastStep``.
+
+    Mirrors ``tf.compat.v1.train.StopAtStepHook``: with ``numSteps`` the last step is the global
+    step read at the first ``afterCreateSession`` plus ``numSteps`` (not recomputed when the
+    session is re-created). Each run fetches the global step; when that value + 1 reaches the last
+    step, the global step is re-read with a raw run and stop is requested if it reached it.
+
+    Args:
+        numSteps: steps to run from the global step at session creation (int > 0).
+        lastStep: the global step after which to stop (int).
+
+    Raises:
+        ValueError: both or neither given, or ``numSteps <= 0`` (TF's texts).
+    """
+
+    def __init__(self, numSteps: Optional[int] = None, lastStep: Optional[int] = None) -> None:
+        if numSteps is None and lastStep is None:
+            raise ValueError("One of num_steps or last_step must be specified.")
+        if numSteps is not None and lastStep is not None:
+            raise ValueError("Only one of num_steps or last_step can be specified.")
+        if numSteps is not None and numSteps <= 0:
+            raise ValueError("Number of steps must be positive.")
+        self._numSteps = numSteps
+        self._lastStep = lastStep
+
+    def lastStep(self) -> Optional[int]:
+        """The global step to stop at; None until the first session exists when numSteps was given."""
+        return self._lastStep
+
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        if self._lastStep is None:
+            self._lastStep = read_global_step(session) + self._numSteps
+
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
+        return SessionRunArgs(runContext.session.globalStepTensorName())
+
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        if int(runValues.results) + 1 >= self._lastStep:
+            if read_global_step(runContext.session) >= self._lastStep:
+                runContext.requestStop()

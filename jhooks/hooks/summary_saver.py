@@ -1,0 +1,112 @@
+"""SummarySaverHook: writes summary-op results to TensorBoard event files (twin of the Java class)."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Union
+
+import numpy as np
+
+from jhooks.api.hook import Hook
+from jhooks.api.run_args import SessionRunArgs
+from jhooks.api.session import read_global_step
+from jhooks.hooks.timer import SecondOrStepTimer
+
+_GLOBAL_STEP = "globalStep"
+_SUMMARY = "summary"
+_SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not imported: no TF needed here)
+
+
+def _as_bytes(value: Any) -> bytes:
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    if isinstance(value, str):
+        return value.encode("latin-1")
+    return bytes(value)
+
+
+class SummarySaverHook(Hook):
+    """Every ``saveSteps`` global steps or ``saveSecs`` seconds, fetches ``summaryOp`` with the run
+    and appends each serialized ``Summary`` at the global step to an event file that TensorBoard
+    reads, as ``tf.compat.v1.train.SummarySaverHook``: the first run always writes (and a
+    SessionLog START event first), the global step is re-read with a raw run when writing, and
+    ``end`` flushes.
+
+    Args:
+        saveSteps / saveSecs: exactly one, > 0.
+        outputDir: directory for the event file (one shared writer per directory, see
+            jhooks.hooks.event_writer); used when no ``summaryWriter`` is given.
+        summaryWriter: object with ``addSummary(bytes, globalStep)`` and ``flush()`` (optionally
+            ``addSessionLog(status, globalStep)``), e.g. jhooks.hooks.event_writer.EventWriter.
+        scaffold: a jhooks.hooks.Scaffold whose ``summaryOp()`` names the summary tensor(s).
+        summaryOp: name or list of names of string tensors holding serialized Summary protos
+            (from ``tf.compat.v1.summary.scalar`` / ``merge_all``).
+
+    Raises:
+        ValueError: both or neither of saveSteps/saveSecs, of scaffold/summaryOp, or neither
+            outputDir nor summaryWriter (texts shared with Java, docs/standard-hooks.md).
+    """
+
+    def __init__(self, saveSteps: Optional[int] = None, saveSecs: Optional[float] = None,
+                 outputDir: Optional[str] = None, summaryWriter: Any = None, scaffold: Any = None,
+                 summaryOp: Union[str, Sequence[str], None] = None) -> None:
+        if (scaffold is None) == (summaryOp is None):
+            raise ValueError("Exactly one of scaffold or summary_op should be passed.")
+        self._timer = SecondOrStepTimer(saveSecs, saveSteps)
+        if outputDir is None and summaryWriter is None:
+            raise ValueError("one of outputDir or summaryWriter must be given")
+        self._summaryOp = summaryOp
+        self._scaffold = scaffold
+        self._outputDir = outputDir
+        self._writer = summaryWriter
+        self._ownsWriter = False
+        self._nextStep: Optional[int] = None
+        self._requestSummary = False
+        self._writtenSteps: List[int] = []
+
+    def writtenSteps(self) -> List[int]:
+        """Global steps at which summaries were written."""
+        return list(self._writtenSteps)
+
+    def _summaryNames(self) -> List[str]:
+        op = self._summaryOp if self._summaryOp is not None else self._scaffold.summaryOp()
+        if op is None:
+            return []
+        return [op] if isinstance(op, str) else list(op)
+
+    def begin(self) -> None:
+        if self._writer is None:
+            from jhooks.hooks import event_writer
+            self._writer = event_writer.acquire(self._outputDir)
+            self._ownsWriter = True
+        self._nextStep = None
+
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
+        self._requestSummary = self._nextStep is None or self._timer.shouldTriggerForStep(self._nextStep)
+        fetches = {_GLOBAL_STEP: runContext.session.globalStepTensorName()}
+        names = self._summaryNames()
+        if self._requestSummary and names:
+            fetches[_SUMMARY] = names
+        return SessionRunArgs(fetches)
+
+    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        step = int(runValues.results[_GLOBAL_STEP]) + 1
+        if self._nextStep is None or self._requestSummary:
+            step = read_global_step(runContext.session)
+        if self._nextStep is None and hasattr(self._writer, "addSessionLog"):
+            self._writer.addSessionLog(_SESSION_LOG_START, step)
+        if self._requestSummary:
+            self._timer.updateLastTriggeredStep(step)
+            for value in runValues.results.get(_SUMMARY, []):
+                self._writer.addSummary(_as_bytes(value), step)
+            if _SUMMARY in runValues.results:
+                self._writtenSteps.append(step)
+        self._nextStep = step + 1
+
+    def end(self, session: Any) -> None:
+        """Flushes; releases the shared writer if the hook acquired it (closed by its last user)."""
+        if self._ownsWriter:
+            from jhooks.hooks import event_writer
+            event_writer.release(self._writer)
+            self._writer, self._ownsWriter = None, False
+        elif self._writer is not None:
+            self._writer.flush()
