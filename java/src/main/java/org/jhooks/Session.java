@@ -46,6 +46,19 @@ public interface Session {
   /** Restores every saveable variable from the checkpoint at {@code prefix}. */
   void restore(String prefix);
 
+  /**
+   * The variables that {@link #save(String)} writes: checkpoint key (the variable name, for example
+   * {@code "w"}) to the name of a tensor that reads its current value ({@code "w:0"} for a
+   * VariableV2), in graph order. Saver hooks that snapshot values use it when no explicit variable
+   * list is given (see {@code docs/standard-hooks.md}).
+   *
+   * @throws UnsupportedOperationException this view cannot list its variables; the default
+   */
+  default Map<String, String> saveableVariables() {
+    throw new UnsupportedOperationException(
+        "this session view cannot list its variables; pass variables to Saver");
+  }
+
   /** The name of the int64 scalar global step tensor, normally {@code "global_step:0"}. */
   String globalStepTensorName();
 

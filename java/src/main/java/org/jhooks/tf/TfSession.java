@@ -189,6 +189,22 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     raw.restore(prefix);
   }
 
+  /**
+   * Every {@code VariableV2} of the graph, in graph order: name to {@code name:0}. These are the
+   * variables {@link #save} writes.
+   */
+  @Override
+  public Map<String, String> saveableVariables() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (java.util.Iterator<GraphOperation> it = graph.operations(); it.hasNext(); ) {
+      GraphOperation op = it.next();
+      if (op.type().equals("VariableV2")) {
+        out.put(op.name(), op.name() + ":0");
+      }
+    }
+    return out;
+  }
+
   @Override
   public String globalStepTensorName() {
     return globalStepTensorName;

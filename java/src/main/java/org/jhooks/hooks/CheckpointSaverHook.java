@@ -1,0 +1,99 @@
+package org.jhooks.hooks;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jhooks.CheckpointSaverListener;
+import org.jhooks.Session;
+import org.tensorflow.ndarray.NdArray;
+
+/**
+ * Saves checkpoints every N steps or seconds, on the training thread. Twin of TensorFlow's {@code
+ * tf.compat.v1.train.CheckpointSaverHook} and of {@code jhooks.hooks.CheckpointSaverHook}.
+ *
+ * <p>Saves once after each session creation, when the timer fires for the global step (re-read with
+ * a raw run; never twice for one step) and in {@code end()} unless that step is saved already. A
+ * save: listeners' {@code beforeSave}; the V2 checkpoint {@code checkpointDir/checkpointBasename-step}
+ * (with {@link Session#save} when the {@link Saver} lists no variables, else the values of its
+ * variables fetched in one run and written by {@link SnapshotCheckpointWriter}); the {@code
+ * checkpoint} state file replaced atomically; rotation beyond {@code maxToKeep}; listeners' {@code
+ * afterSave}, where {@code true} asks training to stop (honoured, unlike TF). Unlike TF it writes no
+ * graph or meta graph. See {@code docs/standard-hooks.md} and {@code docs/contract.md}.
+ */
+public final class CheckpointSaverHook extends CheckpointSaverHookBase {
+  private SnapshotCheckpointWriter writer;
+
+  /**
+   * @param checkpointDir the directory of checkpoints and of the state file; created if missing
+   * @param saveSecs seconds between saves, or {@code null}
+   * @param saveSteps global steps between saves, or {@code null}
+   * @param saver what to save, or {@code null} (then the scaffold's, else {@link Saver#defaults()})
+   * @param checkpointBasename file name before {@code -step}; {@code null} for {@code "model.ckpt"}
+   * @param scaffold where the saver comes from when {@code saver} is null, or {@code null}
+   * @param listeners called around each save, or {@code null}
+   * @param maxToKeep checkpoints kept when no saver is given ({@code null}: 5; 0 keeps all)
+   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one, both
+   *     saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages)
+   */
+  public CheckpointSaverHook(String checkpointDir, Double saveSecs, Integer saveSteps, Saver saver,
+      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners,
+      Integer maxToKeep) {
+    this(args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename, scaffold, listeners, maxToKeep));
+  }
+
+  private CheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
+    super("CheckpointSaverHook", b);
+  }
+
+  /** Named parameters: {@code CheckpointSaverHook.builder(dir).saveSteps(100).build()}. */
+  public static CheckpointSaverHookBuilder<CheckpointSaverHook> builder(String checkpointDir) {
+    return new CheckpointSaverHookBuilder<>(checkpointDir, CheckpointSaverHook::new);
+  }
+
+  static <H> CheckpointSaverHookBuilder<H> args(CheckpointSaverHookBuilder<H> b, Double saveSecs,
+      Integer saveSteps, Saver saver, String checkpointBasename, Scaffold scaffold,
+      List<CheckpointSaverListener> listeners, Integer maxToKeep) {
+    b.maxToKeep = maxToKeep;
+    b.saveSecs = saveSecs;
+    b.saveSteps = saveSteps;
+    b.saver = saver;
+    if (checkpointBasename != null) {
+      b.checkpointBasename = checkpointBasename;
+    }
+    b.scaffold = scaffold;
+    if (listeners != null) {
+      b.listeners(listeners);
+    }
+    return b;
+  }
+
+  @Override
+  void save(Session session, long step, String callback) {
+    String prefix = keeper.prefixFor(step);
+    beforeSave(session, step, prefix);
+    try {
+      if (saver.variables() == null) {
+        session.save(prefix);
+      } else {
+        @SuppressWarnings("unchecked")
+        Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(new LinkedHashMap<>(saver.variables()));
+        if (writer == null) {
+          writer = new SnapshotCheckpointWriter();
+        }
+        writer.write(prefix, values);
+      }
+      keeper.commit(prefix);
+    } catch (RuntimeException e) {
+      throw failure(callback, "saving checkpoint " + prefix + " failed: " + e, e);
+    }
+    afterSave(session, step, prefix);
+  }
+
+  @Override
+  void release() {
+    if (writer != null) {
+      writer.close();
+      writer = null;
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package org.jhooks.hooks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.logging.Logger;
+import org.jhooks.CheckpointSaverListener;
+import org.jhooks.Coordinator;
+import org.jhooks.Hook;
+import org.jhooks.HookException;
+import org.jhooks.Session;
+import org.jhooks.SessionRunArgs;
+import org.jhooks.SessionRunContext;
+import org.jhooks.SessionRunValues;
+import org.tensorflow.ndarray.NdArray;
+
+/**
+ * What the synchronous and the asynchronous checkpoint saver share: parameters, the step/seconds
+ * timer and when to save, as TensorFlow's {@code CheckpointSaverHook}: once after each session
+ * creation, when the timer fires for the global step (re-read with a raw run before deciding, never
+ * twice for one step), and once in {@code end()} unless the last step was already saved. How a save
+ * is written is up to the subclass. See {@code docs/standard-hooks.md}.
+ */
+abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
+  final String name;
+  final Logger log;
+  final String checkpointDir;
+  final String checkpointBasename;
+  final Saver saver;
+  final List<CheckpointSaverListener> listeners;
+  final SecondOrStepTimer timer;
+  final CheckpointKeeper keeper;
+  private final List<Long> savedSteps = Collections.synchronizedList(new ArrayList<>());
+  private volatile boolean stopAsked;
+
+  CheckpointSaverHookBase(String name, CheckpointSaverHookBuilder<?> b) {
+    this.name = name;
+    this.log = Logger.getLogger("org.jhooks.hooks." + name);
+    if (b.checkpointDir == null || b.checkpointDir.isEmpty()) {
+      throw new IllegalArgumentException("checkpointDir must be given");
+    }
+    if (b.saver != null && b.scaffold != null) {
+      throw new IllegalArgumentException("You cannot provide both saver and scaffold.");
+    }
+    if ((b.saveSecs == null) == (b.saveSteps == null)) {
+      throw new IllegalArgumentException("exactly one of saveSecs and saveSteps should be provided.");
+    }
+    if (b.saveSteps != null && b.saveSteps <= 0) {
+      throw new IllegalArgumentException("saveSteps must be positive, got " + b.saveSteps);
+    }
+    if (b.saveSecs != null && !(b.saveSecs > 0)) {
+      throw new IllegalArgumentException("saveSecs must be positive, got " + b.saveSecs);
+    }
+    if (b.checkpointBasename == null || b.checkpointBasename.isEmpty()) {
+      throw new IllegalArgumentException("checkpointBasename must not be empty");
+    }
+    if (b.saver != null && b.maxToKeep != null && b.maxToKeep != Saver.DEFAULT_MAX_TO_KEEP) {
+      throw new IllegalArgumentException("You cannot provide both saver and maxToKeep.");
+    }
+    this.checkpointDir = b.checkpointDir;
+    this.checkpointBasename = b.checkpointBasename;
+    Saver s = b.saver != null ? b.saver : b.scaffold != null ? b.scaffold.saver() : null;
+    this.saver = s != null ? s : new Saver(null, b.maxToKeep);
+    this.listeners = Collections.unmodifiableList(new ArrayList<>(b.listeners == null ? List.of() : b.listeners));
+    this.timer = new SecondOrStepTimer(b.saveSecs, b.saveSteps == null ? null : (long) (int) b.saveSteps);
+    this.keeper = new CheckpointKeeper(b.checkpointDir, b.checkpointBasename, this.saver.maxToKeep());
+  }
+
+  @Override
+  public void begin() {
+    keeper.open();
+    for (CheckpointSaverListener l : listeners) {
+      l.begin();
+    }
+  }
+
+  @Override
+  public void afterCreateSession(Session session, Coordinator coord) {
+    checkBackground("afterCreateSession");
+    long step = session.globalStep();
+    // Never twice for one step: a session re-created (recovery) or restored from the dir's latest
+    // checkpoint, which already holds this step, is not saved again.
+    if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
+      timer.updateLastTriggeredStep(step);
+      if (!keeper.latestIs(step)) {
+        save(session, step, "afterCreateSession");
+      }
+    }
+    if (takeStopRequest()) {
+      coord.requestStop();
+    }
+  }
+
+  @Override
+  public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+    checkBackground("beforeSessionRun");
+    if (takeStopRequest()) {
+      runContext.requestStop();
+    }
+    return SessionRunArgs.of(runContext.session().globalStepTensorName());
+  }
+
+  @Override
+  public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+    checkBackground("afterSessionRun");
+    long stale = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
+    if (timer.shouldTriggerForStep(stale + 1)) {
+      long step = runContext.session().globalStep();
+      if (timer.shouldTriggerForStep(step)) {
+        timer.updateLastTriggeredStep(step);
+        save(runContext.session(), step, "afterSessionRun");
+      }
+    }
+    if (takeStopRequest()) {
+      runContext.requestStop();
+    }
+  }
+
+  @Override
+  public void end(Session session) {
+    finishPending("end");
+    long step = session.globalStep();
+    if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
+      timer.updateLastTriggeredStep(step);
+      save(session, step, "end");
+      finishPending("end");
+    }
+    for (CheckpointSaverListener l : listeners) {
+      l.end(session, step);
+    }
+    release();
+  }
+
+  /** Starts (and for the synchronous hook completes) the save labelled {@code step}. */
+  abstract void save(Session session, long step, String callback);
+
+  /** Raises a failure of the background writer and delivers finished saves; no-op when synchronous. */
+  void checkBackground(String callback) {}
+
+  /** Waits for every started save, delivers it and raises a failure; no-op when synchronous. */
+  void finishPending(String callback) {}
+
+  /** Frees threads and native resources; called at the end of {@link #end}. */
+  void release() {}
+
+  /**
+   * Waits for pending saves, raises their failure, frees threads and native resources. {@code
+   * end()} does this; call it when the monitored session ended with an error (no {@code end()}).
+   */
+  @Override
+  public void close() {
+    try {
+      finishPending("close");
+    } finally {
+      release();
+    }
+  }
+
+  /** Calls every listener's afterSave (all of them, even after one asked to stop). */
+  final void afterSave(Session session, long step, String prefix) {
+    savedSteps.add(step);
+    log.info("Saved checkpoint " + prefix + ".");
+    for (CheckpointSaverListener l : listeners) {
+      if (l.afterSave(session, step)) {
+        log.info(name + ": a CheckpointSaverListener (" + l.getClass().getName()
+            + ") asked to stop training after the save of step " + step + ".");
+        stopAsked = true;
+      }
+    }
+  }
+
+  final void beforeSave(Session session, long step, String prefix) {
+    log.info("Saving checkpoints for " + step + " into " + prefix + ".");
+    for (CheckpointSaverListener l : listeners) {
+      l.beforeSave(session, step);
+    }
+  }
+
+  private boolean takeStopRequest() {
+    boolean s = stopAsked;
+    stopAsked = false;
+    return s;
+  }
+
+  final HookException failure(String callback, String problem, Throwable cause) {
+    return new HookException(name, callback, problem, cause);
+  }
+
+  /** The labelled global steps whose checkpoints are on disk, in the order they were saved. */
+  public List<Long> savedSteps() {
+    synchronized (savedSteps) {
+      return new ArrayList<>(savedSteps);
+    }
+  }
+
+  /** The global step of the latest checkpoint on disk, or {@code null}. */
+  public Long lastSavedStep() {
+    synchronized (savedSteps) {
+      return savedSteps.isEmpty() ? null : savedSteps.get(savedSteps.size() - 1);
+    }
+  }
+
+  /** The checkpoint prefixes kept on disk as listed in the state file, oldest first. */
+  public List<String> keptCheckpoints() {
+    return keeper.kept();
+  }
+}

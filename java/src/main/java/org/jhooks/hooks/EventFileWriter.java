@@ -1,0 +1,143 @@
+package org.jhooks.hooks;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.zip.CRC32C;
+import org.tensorflow.proto.Event;
+import org.tensorflow.proto.SessionLog;
+import org.tensorflow.proto.Summary;
+
+/**
+ * Writes a TensorBoard event file, as TensorFlow's {@code tf.compat.v1.summary.FileWriter}: file
+ * {@code <dir>/events.out.tfevents.<unix secs>.<hostname>}, each record an {@code Event} proto in
+ * TFRecord framing (little-endian uint64 length, masked CRC32C of the length, data, masked CRC32C
+ * of the data); the first record is the {@code file_version: "brain.Event:2"} event. TensorBoard's
+ * own reader loads it. Thread-safe.
+ */
+public final class EventFileWriter implements AutoCloseable {
+  private final Path file;
+  private final OutputStream out;
+  private boolean closed;
+
+  /**
+   * Creates the directory and the file and writes the version event.
+   *
+   * @throws UncheckedIOException the file cannot be created
+   */
+  public EventFileWriter(String logdir) {
+    try {
+      Path dir = Paths.get(logdir);
+      Files.createDirectories(dir);
+      long secs = System.currentTimeMillis() / 1000;
+      String name = "events.out.tfevents." + secs + "." + hostname();
+      Path f = dir.resolve(name);
+      for (int i = 1; Files.exists(f); i++) {
+        f = dir.resolve(name + "." + i);
+      }
+      this.file = f;
+      this.out = new BufferedOutputStream(Files.newOutputStream(f));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create an event file in " + logdir, e);
+    }
+    addEvent(Event.newBuilder().setFileVersion("brain.Event:2"));
+  }
+
+  /** The event file being written. */
+  public Path file() {
+    return file;
+  }
+
+  /** Writes an event with the current wall time (set if the builder has none). */
+  public synchronized void addEvent(Event.Builder event) {
+    if (event.getWallTime() == 0) {
+      event.setWallTime(System.currentTimeMillis() / 1000.0);
+    }
+    writeRecord(event.build().toByteArray());
+  }
+
+  /** Writes a serialized {@code Summary} proto at {@code step}. */
+  public void addSummary(byte[] serializedSummary, long step) {
+    try {
+      addSummary(Summary.parseFrom(serializedSummary), step);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("not a serialized Summary proto (" + serializedSummary.length + " bytes)", e);
+    }
+  }
+
+  public void addSummary(Summary summary, long step) {
+    addEvent(Event.newBuilder().setStep(step).setSummary(summary));
+  }
+
+  /** Writes one scalar ({@code simple_value}) summary: TensorBoard's scalars dashboard. */
+  public void addScalar(String tag, double value, long step) {
+    addSummary(Summary.newBuilder().addValue(Summary.Value.newBuilder().setTag(tag).setSimpleValue((float) value)).build(), step);
+  }
+
+  /** Writes a {@code SessionLog} event (for example {@code START}) at {@code step}. */
+  public void addSessionLog(SessionLog.SessionStatus status, long step) {
+    addEvent(Event.newBuilder().setStep(step).setSessionLog(SessionLog.newBuilder().setStatus(status)));
+  }
+
+  public synchronized void flush() {
+    try {
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot flush event file " + file, e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close event file " + file, e);
+    }
+  }
+
+  private void writeRecord(byte[] data) {
+    if (closed) {
+      throw new IllegalStateException("event file " + file + " is closed");
+    }
+    ByteBuffer header = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+    header.putLong(data.length);
+    header.putInt(maskedCrc(header.array(), 0, 8));
+    ByteBuffer footer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+    footer.putInt(maskedCrc(data, 0, data.length));
+    try {
+      out.write(header.array());
+      out.write(data);
+      out.write(footer.array());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write event file " + file, e);
+    }
+  }
+
+  /** TFRecord's masked CRC32C: rotate right by 15 bits and add 0xa282ead8. */
+  static int maskedCrc(byte[] data, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(data, offset, length);
+    int c = (int) crc.getValue();
+    return ((c >>> 15) | (c << 17)) + 0xa282ead8;
+  }
+
+  private static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "localhost";
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package org.jhooks.hooks;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jhooks.CheckpointSaverListener;
+import org.jhooks.Session;
+import org.jhooks.tf.Checkpoints;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.tensorflow.Graph;
+
+/** The synchronous saver on the JVM driver with real checkpoints. */
+public class CheckpointSaverHookTest {
+  @Rule public TemporaryFolder tmp = new TemporaryFolder();
+
+  /** Records listener calls; checks at afterSave that the files and the state file are on disk. */
+  static final class RecordingListener implements CheckpointSaverListener {
+    final List<String> calls = new ArrayList<>();
+    final Path dir;
+    final long stopAt;
+
+    RecordingListener(Path dir, long stopAt) {
+      this.dir = dir;
+      this.stopAt = stopAt;
+    }
+
+    @Override
+    public void begin() {
+      calls.add("begin");
+    }
+
+    @Override
+    public void beforeSave(Session session, long step) {
+      calls.add("beforeSave:" + step);
+    }
+
+    @Override
+    public boolean afterSave(Session session, long step) {
+      String prefix = dir.resolve("model.ckpt-" + step).toString();
+      boolean onDisk = Checkpoints.exists(prefix) && prefix.equals(Checkpoints.latestCheckpoint(dir).orElse(null));
+      calls.add("afterSave:" + step + (onDisk ? "" : ":NOT-ON-DISK"));
+      return step == stopAt;
+    }
+
+    @Override
+    public void end(Session session, long step) {
+      calls.add("end:" + step);
+    }
+  }
+
+  @Test
+  public void savesAfterCreationEveryNStepsAndAtEndWithTheValuesOfTheStep() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    RecordingListener l = new RecordingListener(dir, -1);
+    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(3).maxToKeep(0).listeners(l).build();
+    try (Graph g = HookGraphs.counter()) {
+      HookGraphs.train(g, 7, hook);
+    }
+    assertEquals(List.of(0L, 3L, 6L, 7L), hook.savedSteps());
+    assertEquals(
+        List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:3", "afterSave:3", "beforeSave:6", "afterSave:6",
+            "beforeSave:7", "afterSave:7", "end:7"),
+        l.calls);
+    for (long step : hook.savedSteps()) {
+      float[] restored = HookGraphs.restore(dir.resolve("model.ckpt-" + step).toString());
+      assertEquals(step, restored[0], 0f);
+      assertEquals(step, restored[1], 0f);
+    }
+    assertEquals(List.of("model.ckpt-0", "model.ckpt-3", "model.ckpt-6", "model.ckpt-7"), hook.keptCheckpoints());
+  }
+
+  @Test
+  public void explicitVariablesAreWrittenFromOneSnapshot() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    CheckpointSaverHook hook =
+        CheckpointSaverHook.builder(dir.toString()).saveSteps(2).saver(new Saver(List.of("v", "global_step"), 0)).build();
+    try (Graph g = HookGraphs.counter()) {
+      HookGraphs.train(g, 5, hook);
+    }
+    assertEquals(List.of(0L, 2L, 4L, 5L), hook.savedSteps());
+    float[] restored = HookGraphs.restore(dir.resolve("model.ckpt-4").toString());
+    assertEquals(4f, restored[0], 0f);
+    assertEquals(4f, restored[1], 0f);
+  }
+
+  @Test
+  public void rotationKeepsMaxToKeepNewestCheckpoints() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(2).build();
+    try (Graph g = HookGraphs.counter()) {
+      HookGraphs.train(g, 5, hook);
+    }
+    assertEquals(List.of("model.ckpt-4", "model.ckpt-5"), hook.keptCheckpoints());
+    assertEquals(List.of("checkpoint", "model.ckpt-4.data-00000-of-00001", "model.ckpt-4.index",
+        "model.ckpt-5.data-00000-of-00001", "model.ckpt-5.index"), fileNames(dir));
+  }
+
+  @Test
+  public void listenerStopRequestIsHonoured() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    RecordingListener l = new RecordingListener(dir, 4);
+    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
+    int runs;
+    try (Graph g = HookGraphs.counter()) {
+      runs = HookGraphs.train(g, 100, hook);
+    }
+    assertEquals(4, runs);
+    assertEquals(List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:2", "afterSave:2", "beforeSave:4",
+        "afterSave:4", "end:4"), l.calls);
+  }
+
+  @Test
+  public void argumentErrorsUseTensorFlowsMessages() {
+    assertEquals("exactly one of saveSecs and saveSteps should be provided.",
+        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").build()).getMessage());
+    assertEquals("exactly one of saveSecs and saveSteps should be provided.",
+        assertThrows(IllegalArgumentException.class,
+            () -> CheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build()).getMessage());
+    assertEquals("You cannot provide both saver and scaffold.",
+        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").saveSteps(1)
+            .saver(Saver.defaults()).scaffold(new Scaffold(null, null)).build()).getMessage());
+    assertEquals("You cannot provide both saver and maxToKeep.",
+        assertThrows(IllegalArgumentException.class, () -> new AsyncCheckpointSaverHook("/tmp/x", null, 1,
+            Saver.defaults(), null, null, null, 2)).getMessage());
+    assertEquals("saveSteps must be positive, got 0",
+        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").saveSteps(0).build())
+            .getMessage());
+    assertEquals("checkpointDir must be given",
+        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder(null).saveSteps(1).build())
+            .getMessage());
+  }
+
+  static List<String> fileNames(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+    }
+  }
+
+  static void assertTrueMsg(String msg, boolean b) {
+    assertTrue(msg, b);
+  }
+}
