@@ -16,6 +16,11 @@ class Session(Protocol):
     arrays (None for targets) in the same structure. ``save(prefix)`` writes a TF V2 checkpoint
     (``prefix.index``, ``prefix.data-00000-of-00001``) without touching the ``checkpoint`` state
     file; ``restore(prefix)`` reads one. ``globalStepTensorName()`` is normally ``"global_step:0"``.
+
+    Optional (not part of the protocol check, twin of Java's default method): ``saveableVariables()``
+    -> ``{checkpoint key: name of a tensor reading the value}`` for exactly what ``save`` writes;
+    the checkpoint saver hooks use it to snapshot variables (docs/standard-hooks.md) and raise
+    NotImplementedError naming it when a view lacks it.
     """
 
     def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,

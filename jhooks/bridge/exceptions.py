@@ -138,28 +138,23 @@ def _tensorflow_error(exc: BaseException) -> Optional[BaseException]:
 def from_java(exc: BaseException) -> BaseException:
     """What Python should raise for a Java exception: the original Python exception of a
     PythonException from this process; a ``tf.errors`` AbortedError/UnavailableError/OutOfRangeError
-    (caused by ``exc``) for a Java exception with that code; else ``exc`` with its Java stack trace
-    as a note."""
+    (caused by ``exc``) for a Java exception with that code; else ``exc``. Each gets the Java stack
+    trace as a note."""
     jpype = _jpype()
+    target = exc
     if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
         original = _original(int(exc.token()))
         if original is not None:
-            return original
-    tf_error = _tensorflow_error(exc)
-    if tf_error is not None:
-        _with_java_note(exc)
-        return tf_error
-    return _with_java_note(exc)
-
-
-def _with_java_note(exc: BaseException) -> BaseException:
-    if not any(n.startswith("Java stack trace") for n in getattr(exc, "__notes__", ())):
+            target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
+    else:
+        target = _tensorflow_error(exc) or exc
+    if not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         note = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
-        if hasattr(exc, "add_note"):
-            exc.add_note(note)
+        if hasattr(target, "add_note"):
+            target.add_note(note)
         else:  # Python 3.10: kept on the object for callers, not printed
-            exc.__notes__ = list(getattr(exc, "__notes__", ())) + [note]
-    return exc
+            target.__notes__ = list(getattr(target, "__notes__", ())) + [note]
+    return target
 
 
 def call_java(func: Callable[..., Any], *args: Any) -> Any:

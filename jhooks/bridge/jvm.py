@@ -113,6 +113,9 @@ def jvm_args(tfdir: Optional[str]) -> List[str]:
 def start(extra_classpath: Sequence[str] = ()) -> None:
     """Starts the JVM for jhooks, or checks the running one. Safe to call any number of times.
 
+    ``extra_classpath`` (jars or class dirs) is appended; on a running JVM it goes to JPype's
+    dynamic class loader.
+
     Raises TensorFlowVersionError (before starting anything) when the installed Python TensorFlow
     is not the one tensorflow-java wraps, JvmError when a JVM started elsewhere lacks the jhooks
     jar, and jhooks.bridge.classpath.ClasspathError when the jar is not built.
@@ -123,6 +126,7 @@ def start(extra_classpath: Sequence[str] = ()) -> None:
         if jpype.isJVMStarted():
             _check_running(jpype)
             threads.install_exit_guard()
+            extend_classpath(extra_classpath)
             return
         jars = classpath()
         tf_java = tf_java_version(jars)
@@ -161,7 +165,8 @@ def _check_running(jpype) -> None:
 
 
 def extend_classpath(jars: Sequence[str]) -> None:
-    """Adds jars to the running JVM's classpath (JPype's dynamic class loader)."""
+    """Adds jars or class dirs to the running JVM's classpath (JPype's dynamic class loader, which
+    ``jpype.JClass`` uses)."""
     import jpype
 
     for jar in jars:

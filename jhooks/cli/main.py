@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from jhooks.cli import conformance, info
+from jhooks.cli import conformance, info, java
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="TensorFlow training hooks that behave the same in Python and on the JVM.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
+    java.register(sub)
     conformance.register(sub)
     return parser
 

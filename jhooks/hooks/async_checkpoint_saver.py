@@ -24,6 +24,7 @@ from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 from collections import deque
 
 from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.session import read_global_step
 from jhooks.hooks.checkpoint_saver import CheckpointSaverHook, _DEFAULT_MAX_TO_KEEP
 from jhooks.hooks.errors import CheckpointSaveError
 from jhooks.hooks.saver import Saver
@@ -113,7 +114,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
         try:
             self._awaitIdle()
             self._deliver(session, None, "end")
-            lastStep = int(session.run(session.globalStepTensorName()))
+            lastStep = read_global_step(session)
             if lastStep != self._timer.lastTriggeredStep():
                 self._save(session, lastStep, "end")
                 self._awaitIdle()
@@ -137,10 +138,10 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                         "(overlap #%d)", step, time.monotonic() - started, busy[0], n)
         # the previous save is complete: its afterSave runs before this save's beforeSave
         self._deliver(session, self._runContext, callback)
-        prefix = self._prefix(step)
         for listener in self._listeners:
             listener.beforeSave(session, step)
-        snapshot = self._snapshot(session, step, callback)
+        step, snapshot = self._snapshot(session, step)
+        prefix = self._prefix(step)
         logger.info("Saving checkpoints for %d into %s.", step, prefix)
         with self._cond:
             self._job = (step, prefix, snapshot)

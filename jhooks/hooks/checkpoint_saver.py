@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from jhooks.api.errors import HookError
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.api.session import read_global_step
-from jhooks.hooks.checkpoint_state import CheckpointRotation, checkpoint_exists, checkpoint_prefix
+from jhooks.hooks.checkpoint_state import CheckpointRotation, CheckpointState, checkpoint_exists, checkpoint_prefix
 from jhooks.hooks.errors import CheckpointSaveError
 from jhooks.hooks.saver import Saver
 from jhooks.hooks.snapshot_writer import SnapshotWriter
@@ -109,9 +108,18 @@ class CheckpointSaverHook(Hook):
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         self._coord = coord
         step = read_global_step(session)
-        if self._save(session, step, "afterCreateSession") and coord is not None:
+        if self._restoredFrom(step):
+            logger.info("Not saving step %d after session creation: the session was restored from %s.",
+                        step, self._prefix(step))
+        elif self._save(session, step, "afterCreateSession") and coord is not None:
             coord.requestStop()
         self._timer.updateLastTriggeredStep(step)
+
+    def _restoredFrom(self, step: int) -> bool:
+        """Whether the dir's latest checkpoint is this hook's checkpoint of ``step`` (the session
+        was restored from it), so saving it again would only rewrite the same values."""
+        latest = CheckpointState.latestCheckpoint(self.checkpointDir)
+        return latest is not None and os.path.basename(latest) == os.path.basename(self._prefix(step))
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         return SessionRunArgs(runContext.session.globalStepTensorName())
@@ -145,13 +153,16 @@ class CheckpointSaverHook(Hook):
 
     def _save(self, session: Any, step: int, callback: str) -> bool:
         """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
-        prefix = self._prefix(step)
         for listener in self._listeners:
             listener.beforeSave(session, step)
-        logger.info("Saving checkpoints for %d into %s.", step, prefix)
         if self._saver.hasExplicitVariables():
-            self._writer().writeSnapshot(prefix, self._snapshot(session, step, callback))
+            step, values = self._snapshot(session, step)
+            prefix = self._prefix(step)
+            logger.info("Saving checkpoints for %d into %s.", step, prefix)
+            self._writer().writeSnapshot(prefix, values)
         else:
+            prefix = self._prefix(step)
+            logger.info("Saving checkpoints for %d into %s.", step, prefix)
             session.save(prefix)
         self._recordOnDisk(step, prefix, callback)
         return self._afterSave(session, step)
@@ -161,15 +172,17 @@ class CheckpointSaverHook(Hook):
             self._snapshotWriter = SnapshotWriter()
         return self._snapshotWriter
 
-    def _snapshot(self, session: Any, step: int, callback: str) -> Dict[str, Any]:
-        """Every variable of the saver read with ONE raw run; its global step must equal ``step``."""
+    def _snapshot(self, session: Any, step: int) -> Tuple[int, Dict[str, Any]]:
+        """Every variable of the saver read with ONE raw run, with the global step of that same
+        run, which labels the checkpoint (it differs from ``step`` only if something else trains
+        concurrently: logged as a WARNING)."""
         values = session.run({_VARIABLES: self._saver.variablesFor(session),
                               _GLOBAL_STEP: session.globalStepTensorName()})
-        if int(values[_GLOBAL_STEP]) != step:
-            raise HookError(type(self).__name__, callback,
-                            f"the snapshot for step {step} read global step {int(values[_GLOBAL_STEP])}; "
-                            f"a listener's beforeSave changed the global step")
-        return values[_VARIABLES]
+        label = int(values[_GLOBAL_STEP])
+        if label != step:
+            logger.warning("%s: the snapshot for step %d read global step %d; the checkpoint is labelled %d",
+                           type(self).__name__, step, label, label)
+        return label, values[_VARIABLES]
 
     def _recordOnDisk(self, step: int, prefix: str, callback: str) -> None:
         """Checks the files, then replaces the state file and deletes rotated-out checkpoints."""

@@ -24,30 +24,29 @@ class LoggingTensorHook(Hook):
     ``everyNSecs`` have passed; with ``atEnd`` one more line from a raw run in ``end``.
 
     Args:
-        tensors: ``{tag: tensor name}`` (logged in the mapping's order; TF sorts the tags) or a
-            list of tensor names (tag = name, list order).
+        tensors: ``{tag: tensor name}`` (logged in sorted tag order, as TF) or a list of tensor
+            names (tag = name, list order).
         everyNIter: log every N runs (int > 0).
         everyNSecs: log at most every N seconds.
         atEnd: also log in ``end(session)``.
         formatter: callable ``{tag: numpy value} -> str``.
 
     Raises:
-        ValueError: neither atEnd nor exactly one of everyNIter/everyNSecs, or everyNIter <= 0.
+        ValueError: unless only atEnd, not exactly one of everyNIter/everyNSecs; everyNIter <= 0
+            (TF's texts).
     """
 
     def __init__(self, tensors: Union[Mapping[str, str], Sequence[str]], everyNIter: Optional[int] = None,
                  everyNSecs: Optional[float] = None, atEnd: bool = False,
                  formatter: Optional[Callable[[Dict[str, Any]], str]] = None) -> None:
         onlyAtEnd = atEnd and everyNIter is None and everyNSecs is None
-        if not atEnd and everyNIter is None and everyNSecs is None:
-            raise ValueError("Either every_n_iter, every_n_secs or at_end should be provided.")
-        if everyNIter is not None and everyNSecs is not None:
-            raise ValueError("exactly one of every_n_iter and every_n_secs should be provided.")
+        if not onlyAtEnd and (everyNIter is None) == (everyNSecs is None):
+            raise ValueError("either at_end and/or exactly one of every_n_iter and every_n_secs must be provided.")
         if everyNIter is not None and everyNIter <= 0:
             raise ValueError(f"invalid every_n_iter={everyNIter}.")
         if isinstance(tensors, Mapping):
-            self._tagOrder = list(tensors)
-            self._tensors = dict(tensors)
+            self._tagOrder = sorted(tensors)
+            self._tensors = {tag: tensors[tag] for tag in self._tagOrder}
         else:
             self._tagOrder = list(tensors)
             self._tensors = {name: name for name in self._tagOrder}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -13,11 +13,16 @@ from jhooks.hooks.timer import SecondOrStepTimer
 
 _GLOBAL_STEP = "globalStep"
 _SUMMARY = "summary"
+_SCALARS = "scalars"
 _SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not imported: no TF needed here)
 
 
 def _as_bytes(value: Any) -> bytes:
+    """A serialized Summary from a string-tensor value. A numpy ``S`` scalar drops trailing NUL
+    bytes on ``item()``; ``tobytes()`` keeps them (its itemsize is the value's length)."""
     if isinstance(value, np.ndarray):
+        if value.dtype.kind == "S" and value.ndim == 0:
+            return value.tobytes()
         value = value.item()
     if isinstance(value, str):
         return value.encode("latin-1")
@@ -35,11 +40,13 @@ class SummarySaverHook(Hook):
         saveSteps / saveSecs: exactly one, > 0.
         outputDir: directory for the event file (one shared writer per directory, see
             jhooks.hooks.event_writer); used when no ``summaryWriter`` is given.
-        summaryWriter: object with ``addSummary(bytes, globalStep)`` and ``flush()`` (optionally
-            ``addSessionLog(status, globalStep)``), e.g. jhooks.hooks.event_writer.EventWriter.
+        summaryWriter: object with ``addSummary(bytes, globalStep)``, ``addScalar(tag, value,
+            globalStep)`` and ``flush()`` (optionally ``addSessionLog(status, globalStep)``), e.g. jhooks.hooks.event_writer.EventWriter.
         scaffold: a jhooks.hooks.Scaffold whose ``summaryOp()`` names the summary tensor(s).
         summaryOp: name or list of names of string tensors holding serialized Summary protos
-            (from ``tf.compat.v1.summary.scalar`` / ``merge_all``).
+            (from ``tf.compat.v1.summary.scalar`` / ``merge_all``); or (extension shared with Java)
+            ``{tag: name of a numeric scalar tensor}``, written as ``simple_value`` scalars, which
+            needs no serialized protos (the language-neutral form).
 
     Raises:
         ValueError: both or neither of saveSteps/saveSecs, of scaffold/summaryOp, or neither
@@ -50,7 +57,7 @@ class SummarySaverHook(Hook):
                  outputDir: Optional[str] = None, summaryWriter: Any = None, scaffold: Any = None,
                  summaryOp: Union[str, Sequence[str], None] = None) -> None:
         if (scaffold is None) == (summaryOp is None):
-            raise ValueError("Exactly one of scaffold or summary_op should be passed.")
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
         self._timer = SecondOrStepTimer(saveSecs, saveSteps)
         if outputDir is None and summaryWriter is None:
             raise ValueError("one of outputDir or summaryWriter must be given")
@@ -67,11 +74,13 @@ class SummarySaverHook(Hook):
         """Global steps at which summaries were written."""
         return list(self._writtenSteps)
 
-    def _summaryNames(self) -> List[str]:
+    def _summaryFetches(self) -> Dict[str, Any]:
         op = self._summaryOp if self._summaryOp is not None else self._scaffold.summaryOp()
         if op is None:
-            return []
-        return [op] if isinstance(op, str) else list(op)
+            return {}
+        if isinstance(op, Mapping):
+            return {_SCALARS: dict(op)}
+        return {_SUMMARY: [op] if isinstance(op, str) else list(op)}
 
     def begin(self) -> None:
         if self._writer is None:
@@ -83,9 +92,8 @@ class SummarySaverHook(Hook):
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         self._requestSummary = self._nextStep is None or self._timer.shouldTriggerForStep(self._nextStep)
         fetches = {_GLOBAL_STEP: runContext.session.globalStepTensorName()}
-        names = self._summaryNames()
-        if self._requestSummary and names:
-            fetches[_SUMMARY] = names
+        if self._requestSummary:
+            fetches.update(self._summaryFetches())
         return SessionRunArgs(fetches)
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
@@ -98,7 +106,9 @@ class SummarySaverHook(Hook):
             self._timer.updateLastTriggeredStep(step)
             for value in runValues.results.get(_SUMMARY, []):
                 self._writer.addSummary(_as_bytes(value), step)
-            if _SUMMARY in runValues.results:
+            for tag, value in runValues.results.get(_SCALARS, {}).items():
+                self._writer.addScalar(tag, float(value), step)
+            if _SUMMARY in runValues.results or _SCALARS in runValues.results:
                 self._writtenSteps.append(step)
         self._nextStep = step + 1
 

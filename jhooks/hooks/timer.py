@@ -15,8 +15,10 @@ class SecondOrStepTimer:
     """
 
     def __init__(self, everySecs: Optional[float] = None, everySteps: Optional[int] = None) -> None:
-        if (everySecs is None) == (everySteps is None):
-            raise ValueError("exactly one of every_n_secs and every_n_steps should be provided.")
+        if everySecs is None and everySteps is None:
+            raise ValueError("Either every_secs or every_steps should be provided.")
+        if everySecs is not None and everySteps is not None:
+            raise ValueError("Can not provide both every_secs and every_steps.")
         self._everySecs = everySecs
         self._everySteps = None if everySteps is None else int(everySteps)
         self.reset()

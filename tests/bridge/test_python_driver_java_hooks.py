@@ -2,7 +2,6 @@
 
 import jpype
 import numpy as np
-import pytest
 import tensorflow as tf
 
 import jhooks

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.training import training_util
 
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.tf import to_tf_hooks
@@ -24,6 +25,7 @@ class Model:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
         self.y = tf.constant([2.0, 4.0, 6.0, 8.0], name="y")
+        self.xsum = tf.reduce_sum(self.x, name="xsum")
         self.w = tf.compat.v1.get_variable("w", initializer=0.5)
         self.b = tf.compat.v1.get_variable("b", initializer=0.0)
         self.count = tf.compat.v1.get_variable("count", initializer=np.int64(0))
@@ -39,7 +41,11 @@ class Model:
         self.loss = tf.identity(loss, name="loss")
         opt = tf.compat.v1.train.GradientDescentOptimizer(0.01)
         step = opt.minimize(self.loss)
-        with tf.control_dependencies([step]):
+        # The increment waits for the global-step reads hooks fetch (ours: the variable's read op;
+        # TF's hooks: the global_step_read tensor), as TF's own _increment_global_step does, so the
+        # value a hook fetches with the training run is always the step before it.
+        reads = [self.gs._graph_element, training_util._get_or_create_global_step_read()]
+        with tf.control_dependencies([step] + reads):
             inc = self.gs.assign_add(1)
         with tf.control_dependencies([inc]):
             counted = self.count.assign_add(1)
@@ -63,7 +69,8 @@ def train(hooks: List[Any], model: Model, steps: int, checkpointDir: Optional[st
             sess.run(model.train, feed_dict=feed(runs) if feed else None)
             runs += 1
         stopped = sess.should_stop()
-        last = sess.run(model.gs) if not stopped else None
+        # a raw run (no hooks fire), as a callback's runContext.session would do
+        last = None if stopped else int(sess.run_step_fn(lambda step_context: step_context.session.run(model.gs)))
     return {"runs": runs, "stopped": stopped, "lastStep": last}
 
 

@@ -224,3 +224,23 @@ def test_view_without_saveable_variables_is_named(tmp_path):
     with m.gs.graph.as_default():
         with pytest.raises(NotImplementedError, match="this session view cannot list its variables"):
             train([Wrap(str(tmp_path), saveSteps=1)], m, 1)
+
+
+def test_saveable_variables_are_what_session_save_writes(tmp_path):
+    class Capture(AsyncCheckpointSaverHook):
+        def afterCreateSession(self, session, coord):
+            self.listed = session.saveableVariables()
+            session.save(str(tmp_path / "by-save"))
+            super().afterCreateSession(session, coord)
+
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        hook = Capture(str(tmp_path / "async"), saveSteps=10)
+        train([hook], m, 1)
+    assert sorted(hook.listed) == sorted(read_checkpoint(str(tmp_path / "by-save"))) == [
+        "b", "big", "count", "global_step", "w"]
+    assert hook.listed["w"] == "w/Read/ReadVariableOp:0"
+    a, b = read_checkpoint(str(tmp_path / "by-save")), read_checkpoint(str(tmp_path / "async" / "model.ckpt-0"))
+    assert sorted(a) == sorted(b)
+    for key in a:
+        assert a[key].dtype == b[key].dtype and a[key].shape == b[key].shape, key

@@ -63,11 +63,14 @@ def test_checkpoints_are_read_by_tensorflow(tmp_path):
     np.testing.assert_array_equal(restored["big"], np.full([16], 5.0, np.float32))
     # and a new monitored session resumes from it
     _, m2 = in_graph(Model)
+    log = []
     with m2.gs.graph.as_default():
-        hook = CheckpointSaverHook(str(tmp_path), saveSteps=2)
+        hook = CheckpointSaverHook(str(tmp_path), saveSteps=2, listeners=[RecordingListener(log)])
         out = train([hook], m2, 3, checkpointDir=str(tmp_path))
     assert out["lastStep"] == 8
-    assert hook.savedSteps() == [5, 7, 8]
+    # restored from model.ckpt-5: not saved again after session creation (TF would rewrite it)
+    assert hook.savedSteps() == [7, 8]
+    assert log == ["begin", "beforeSave(7)", "afterSave(7)", "beforeSave(8)", "afterSave(8)", "end(8)"]
 
 
 def test_max_to_keep_rotates_files_and_state(tmp_path):
@@ -141,3 +144,14 @@ def test_argument_errors(tmp_path, kwargs, message):
 def test_checkpoint_dir_must_be_given():
     with pytest.raises(ValueError, match="^checkpointDir must be given$"):
         CheckpointSaverHook("", saveSteps=1)
+
+
+@pytest.mark.parametrize("hookClass", ["sync", "async"])
+def test_save_secs_saves_at_creation_and_end_when_the_timer_does_not_fire(tmp_path, hookClass):
+    from jhooks.hooks import AsyncCheckpointSaverHook
+    cls = CheckpointSaverHook if hookClass == "sync" else AsyncCheckpointSaverHook
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        hook = cls(str(tmp_path), saveSecs=3600)
+        train([hook], m, 4)
+    assert hook.savedSteps() == [0, 4]

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
-import org.jhooks.Nest;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -106,9 +105,5 @@ public class RecordingHook implements Hook {
       return out.append('}').toString();
     }
     return String.valueOf(value);
-  }
-
-  static {
-    Nest.class.getName();
   }
 }

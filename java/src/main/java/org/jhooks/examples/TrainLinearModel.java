@@ -5,11 +5,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jhooks.ModelInstance;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.tf.Checkpoints;
 import org.jhooks.tf.GlobalStep;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
+import org.jhooks.python.PythonHooks;
 import org.tensorflow.Graph;
 import org.tensorflow.Operand;
 import org.tensorflow.framework.optimizers.Adam;
@@ -34,6 +36,10 @@ import org.tensorflow.types.TFloat32;
  * Prints {@code step <n> loss <l>} lines, then one JSON line: {@code global_step}, {@code loss},
  * {@code w} (2×1), {@code b} (1), {@code checkpoint} (the latest prefix). Variables are {@code
  * VariableV2} named {@code w}, {@code b}, {@code global_step} (plus the optimizer's slots).
+ *
+ * <p>Run by {@code python -m jhooks java org.jhooks.examples.TrainLinearModel --hook m:C -- DIR},
+ * it also runs the Python hooks given with {@code --hook} ({@link PythonHooks}); the model
+ * instance is {@code loss:0}, {@code train_step}, {@code global_step:0}.
  */
 public final class TrainLinearModel {
   private static final float[][] X = {{1, 0}, {0, 1}, {1, 1}, {2, -1}, {-1, 2}, {0.5f, 0.5f}};
@@ -75,7 +81,10 @@ public final class TrainLinearModel {
       SessionRunArgs step = SessionRunArgs.of(List.of(GlobalStep.TRAIN_STEP, "loss:0", GlobalStep.TENSOR_NAME), feeds);
       Map<String, Object> out = new LinkedHashMap<>();
       try (MonitoredSession s =
-          MonitoredTrainingSession.builder(g).checkpointDir(dir).saveCheckpointSteps(saveSteps).logStepCountSteps(100).build()) {
+          MonitoredTrainingSession.builder(g).checkpointDir(dir).saveCheckpointSteps(saveSteps).logStepCountSteps(100)
+              .modelInstance(ModelInstance.of("loss:0", GlobalStep.TRAIN_STEP, GlobalStep.TENSOR_NAME))
+              .hooks(PythonHooks.available() ? PythonHooks.fromCommandLine() : List.of())
+              .build()) {
         long globalStep = s.session().globalStep();
         float lastLoss = Float.NaN;
         while (!s.shouldStop() && globalStep < totalSteps) {

@@ -54,7 +54,6 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       });
   /** Writes started and not yet delivered, oldest first; touched by the training thread only. */
   private final ArrayDeque<PendingSave> pending = new ArrayDeque<>();
-  private Session lastSession;
   private int overlapCount;
   /** Test seam: runs on the writer thread before each write, with the step being written. */
   volatile java.util.function.LongConsumer beforeWrite;
@@ -91,7 +90,6 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
 
   @Override
   void save(Session session, long decidedStep, String callback) {
-    lastSession = session;
     PendingSave previous = pending.peekLast();
     if (previous != null && !previous.write.isDone()) {
       overlapCount++;
@@ -177,7 +175,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
         Thread.currentThread().interrupt();
         throw failure(callback, "interrupted while waiting for checkpoint " + p.prefix, e);
       }
-      afterSave(lastSession, p.step, p.prefix);
+      afterSave(current, p.step, p.prefix);
     }
   }
 

@@ -32,6 +32,8 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final CheckpointKeeper keeper;
   private final List<Long> savedSteps = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean stopAsked;
+  /** The session of the callback running now: the one listeners get (after recovery, the new one). */
+  Session current;
 
   CheckpointSaverHookBase(String name, CheckpointSaverHookBuilder<?> b) {
     this.name = name;
@@ -76,6 +78,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   @Override
   public void afterCreateSession(Session session, Coordinator coord) {
+    current = session;
     checkBackground("afterCreateSession");
     long step = session.globalStep();
     // Never twice for one step: a session re-created (recovery) or restored from the dir's latest
@@ -93,6 +96,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+    current = runContext.session();
     checkBackground("beforeSessionRun");
     if (takeStopRequest()) {
       runContext.requestStop();
@@ -102,6 +106,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+    current = runContext.session();
     checkBackground("afterSessionRun");
     long stale = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
     if (timer.shouldTriggerForStep(stale + 1)) {
@@ -118,6 +123,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   @Override
   public void end(Session session) {
+    current = session;
     finishPending("end");
     long step = session.globalStep();
     if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {

@@ -13,6 +13,7 @@ import org.tensorflow.op.Ops;
 import org.tensorflow.op.core.Placeholder;
 import org.tensorflow.types.TString;
 import org.tensorflow.types.family.TType;
+import org.jhooks.tf.Values;
 
 /**
  * Writes a standard TF V2 checkpoint ({@code prefix.index}, {@code prefix.data-00000-of-00001})
@@ -44,7 +45,7 @@ public final class SnapshotCheckpointWriter implements AutoCloseable {
     try (TString prefixTensor = TString.scalarOf(prefix)) {
       StringBuilder sig = new StringBuilder();
       for (Map.Entry<String, NdArray<?>> e : values.entrySet()) {
-        Tensor t = NdArrayTensors.toTensor(e.getKey(), e.getValue());
+        Tensor t = tensorOf(e.getKey(), e.getValue());
         tensors.add(t);
         sig.append(e.getKey()).append('\u0000').append(t.dataType()).append('\u0000');
       }
@@ -96,5 +97,13 @@ public final class SnapshotCheckpointWriter implements AutoCloseable {
       graph = null;
     }
     signature = null;
+  }
+
+  private static Tensor tensorOf(String variable, NdArray<?> value) {
+    try {
+      return Values.tensorOf(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("cannot write variable '" + variable + "': " + e.getMessage(), e);
+    }
   }
 }

@@ -102,13 +102,54 @@ public final class Values {
         case DT_BOOL:
           return TBool.tensorOf((NdArray<Boolean>) check(value, BooleanNdArray.class, dtype));
         case DT_STRING:
-          return TString.tensorOf((NdArray<String>) value);
+          return isBytes(value)
+              ? TString.tensorOfBytes((NdArray<byte[]>) value)
+              : TString.tensorOf((NdArray<String>) value);
         default:
           throw new IllegalArgumentException("cannot feed dtype " + dtype);
       }
     } catch (ClassCastException e) {
       throw new IllegalArgumentException("cannot feed " + describe(value) + " as " + dtype, e);
     }
+  }
+
+  /**
+   * The dtype a heap value is written as when no graph endpoint says: the reverse of {@link
+   * #copyOf} (float16 and bfloat16 come back as float32, since the heap copy cannot tell them
+   * apart); {@code NdArray<String>} and {@code NdArray<byte[]>} are string.
+   *
+   * @throws IllegalArgumentException any other element type
+   */
+  public static DataType dtypeOf(NdArray<?> value) {
+    if (value instanceof FloatNdArray) {
+      return DataType.DT_FLOAT;
+    } else if (value instanceof DoubleNdArray) {
+      return DataType.DT_DOUBLE;
+    } else if (value instanceof IntNdArray) {
+      return DataType.DT_INT32;
+    } else if (value instanceof LongNdArray) {
+      return DataType.DT_INT64;
+    } else if (value instanceof ByteNdArray) {
+      return DataType.DT_UINT8;
+    } else if (value instanceof ShortNdArray) {
+      return DataType.DT_UINT16;
+    } else if (value instanceof BooleanNdArray) {
+      return DataType.DT_BOOL;
+    }
+    Object first = value.size() == 0 ? "" : value.scalars().iterator().next().getObject();
+    if (first instanceof String || first instanceof byte[]) {
+      return DataType.DT_STRING;
+    }
+    throw new IllegalArgumentException("no TensorFlow dtype for " + describe(value) + " of " + first);
+  }
+
+  /** A new tensor holding a copy of {@code value}, of dtype {@link #dtypeOf}; the caller closes it. */
+  public static Tensor tensorOf(NdArray<?> value) {
+    return tensorOf(dtypeOf(value), value);
+  }
+
+  private static boolean isBytes(NdArray<?> value) {
+    return value.size() > 0 && value.scalars().iterator().next().getObject() instanceof byte[];
   }
 
   /** Whether {@code value} is already a native tensor (fed as is, not copied). */

@@ -1,0 +1,52 @@
+"""``python -m jhooks java``: run a JVM app's main in this process with Python hooks (jhooks.bridge.launcher)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser(
+        "java", help="run a JVM app's main class with Python hooks available through org.jhooks.python.PythonHooks",
+        description="Starts the JVM in this process (one TensorFlow runtime shared with Python) and runs "
+                    "MAIN_CLASS.main(APP_ARGS). The app gets the --hook instances with "
+                    "PythonHooks.fromCommandLine(). Example: python -m jhooks java --classpath app.jar "
+                    "com.example.Train --hook mypkg.hooks:LossPrinter -- --steps 100")
+    p.add_argument("--classpath", "-cp", action="append", default=[], metavar="CP",
+                   help=f"jars or directories to append, separated by '{os.pathsep}'; may repeat")
+    p.add_argument("--hook", action="append", default=[], metavar="MODULE:CLASS",
+                   help="a jhooks.Hook subclass to instantiate with no arguments; may repeat, order kept")
+    # MAIN_CLASS, more options and '-- APP_ARGS' are split by _split: argparse cannot mix a '*'
+    # positional with options that come after the first positional.
+    p.add_argument("rest", nargs=argparse.REMAINDER, metavar="MAIN_CLASS [--hook MODULE:CLASS]... [-- APP_ARGS...]")
+    p.set_defaults(run=run)
+
+
+def _split(args: argparse.Namespace) -> argparse.Namespace:
+    rest = list(args.rest)
+    if "--" in rest:
+        cut = rest.index("--")
+        head, app_args = rest[:cut], rest[cut + 1:]
+    else:
+        head, app_args = rest, []
+    inner = argparse.ArgumentParser(prog="python -m jhooks java")
+    inner.add_argument("--classpath", "-cp", action="append", default=list(args.classpath))
+    inner.add_argument("--hook", action="append", default=list(args.hook))
+    inner.add_argument("main_class", metavar="MAIN_CLASS")
+    parsed = inner.parse_args(head)
+    parsed.app_args = app_args
+    return parsed
+
+
+def run(args: argparse.Namespace) -> int:
+    from jhooks.bridge.launcher import LauncherError, launch
+
+    args = _split(args)
+    extra = [p for cp in args.classpath for p in cp.split(os.pathsep) if p]
+    try:
+        return launch(args.main_class, args.app_args, args.hook, extra)
+    except LauncherError as e:
+        print(f"python -m jhooks java: {e}", file=sys.stderr)
+        return 2

@@ -1,0 +1,80 @@
+"""python -m jhooks java: the app's main runs in this process with the Python hooks it was given."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+TEST_CLASSES = os.path.join(REPO, "build", "bridge-test-classes")  # compiled by conftest
+
+
+def launcher(*argv, timeout=300):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, HERE]))
+    return subprocess.run([sys.executable, "-m", "jhooks", "java", *argv], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=HERE)
+
+
+def test_the_app_gets_the_command_line_hooks_and_loads_more():
+    done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp",
+                    "--hook", "launcher_hooks:Greeter", "--hook", "launcher_hooks:Greeter", "--", "a", "-b")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [line for line in done.stdout.splitlines() if line]
+    assert lines == [
+        "args [a, -b]",
+        "available true",
+        "hooks [launcher_hooks.Greeter (Python), launcher_hooks.Greeter (Python)]",
+        "Greeter.beginSession ()",
+        "Greeter.beginSession ()",
+        "Greeter.beginSession ('from java', 42, 2.5, True)",
+    ]
+
+
+def test_a_python_exception_in_the_app_fails_the_launch_with_both_stacks():
+    done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp", "--", "--fail")
+    assert done.returncode == 1
+    assert "org.jhooks.bridgetest.HookApp.main threw org.jhooks.bridge.PythonException" in done.stderr
+    assert "builtins.RuntimeError: exploded in beginSession" in done.stderr
+    assert "at <python>.launcher_hooks.beginSession(" in done.stderr
+    assert "at org.jhooks.bridgetest.HookApp.main(HookApp.java" in done.stderr
+
+
+def test_a_bad_hook_spec_is_named():
+    done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp", "--hook", "launcher_hooks:Nope")
+    assert done.returncode == 2
+    assert "hook spec 'launcher_hooks:Nope': launcher_hooks has no 'Nope'" in done.stderr
+
+
+@pytest.mark.parametrize("call", ["fromCommandLine()", 'load("m:C")'])
+def test_outside_the_launcher_python_hooks_say_how_to_start_the_app(call):
+    import jpype
+
+    from jhooks.bridge.exceptions import call_java
+
+    PythonHooks = jpype.JClass("org.jhooks.python.PythonHooks")
+    if PythonHooks.available():
+        pytest.skip("a loader was installed in this process")
+    with pytest.raises(jpype.JClass("java.lang.IllegalStateException"), match="python -m jhooks java"):
+        if call == "fromCommandLine()":
+            call_java(PythonHooks.fromCommandLine)
+        else:
+            call_java(PythonHooks.load, "m:C")
+
+
+def test_the_example_training_app_runs_with_a_python_hook_printing_the_loss(tmp_path):
+    done = launcher("org.jhooks.examples.TrainLinearModel", "--hook", "launcher_hooks:LossPrinter",
+                    "--", str(tmp_path / "ckpt"), "60", "gd", "20")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    printed = [line.split() for line in lines if line.startswith("python loss ")]
+    # one line per run; the global step fetched in the same run as train_step is read before or
+    # after its increment, so only the count and the values' types are fixed
+    assert len(printed) == 60
+    assert all(p[4] == "float32" for p in printed)
+    losses = [float(p[3]) for p in printed]
+    assert losses[-1] < losses[0] / 10
+    java_summary = [line for line in lines if line.startswith("{")][-1]
+    assert '"global_step":60' in java_summary
+    assert "python end 60" in lines
