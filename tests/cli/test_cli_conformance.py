@@ -71,10 +71,10 @@ def test_a_user_hook_that_raises_fails_naming_hook_and_callback(user_module, cap
 
 
 def test_a_user_session_factory_drives_the_python_driver(user_module, capsys):
-    code = main(["conformance", "--scenario", "recovery_restores_checkpoint", "--scenario", "normal_end_one_hook",
+    code = main(["conformance", "--scenario", "checkpoint_saver_every_2_steps", "--scenario", "normal_end_one_hook",
                  "--combo", "python-driver-python-hooks", "--combo", "jvm-driver-java-hooks",
                  "--session-factory", "conformance_user_hooks:creator"])
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
-    assert lines[1].split() == ["recovery_restores_checkpoint", "passed", "skipped"]
+    assert lines[1].split() == ["checkpoint_saver_every_2_steps", "passed", "skipped"]
     assert len(user_module.CREATED) == 2 and user_module.CREATED[0].endswith("checkpoints") and user_module.CREATED[1] is None
