@@ -112,15 +112,42 @@ def _module_of(filename: str) -> str:
     return os.path.splitext(os.path.basename(filename))[0]
 
 
+# org.jhooks.tf.ErrorCodes codes that TensorFlow's Python MonitoredSession acts on, by class name.
+_TF_CODES = {"ABORTED": "AbortedError", "UNAVAILABLE": "UnavailableError", "OUT_OF_RANGE": "OutOfRangeError"}
+
+
+def _tensorflow_error(exc: BaseException) -> Optional[BaseException]:
+    """For a Java exception with code ABORTED, UNAVAILABLE or OUT_OF_RANGE (org.jhooks.tf.ErrorCodes,
+    e.g. a TensorFlowException whose message starts ``ABORTED:``): the matching ``tf.errors`` error
+    caused by ``exc``, so TensorFlow's MonitoredSession recovers or ends the input as for its own
+    errors (docs/contract.md, "Recovery"). None when TensorFlow is not imported or for other codes."""
+    import sys
+
+    tf = sys.modules.get("tensorflow")
+    if tf is None:
+        return None
+    code = _jpype().JClass("org.jhooks.tf.ErrorCodes").codeOf(exc)
+    name = None if code is None else _TF_CODES.get(str(code.name()))
+    if name is None:
+        return None
+    error = getattr(tf.errors, name)(None, None, str(exc.getMessage()))
+    error.__cause__ = exc
+    return error
+
+
 def from_java(exc: BaseException) -> BaseException:
     """What Python should raise for a Java exception: the original Python exception of a
-    PythonException from this process, else ``exc`` with its Java stack trace as a note."""
+    PythonException from this process; a ``tf.errors`` AbortedError/UnavailableError/OutOfRangeError
+    (caused by ``exc``) for a Java exception with that code; else ``exc``. Each gets the Java stack
+    trace as a note."""
     jpype = _jpype()
     target = exc
     if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
         original = _original(int(exc.token()))
         if original is not None:
             target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
+    else:
+        target = _tensorflow_error(exc) or exc
     if not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         note = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
         if hasattr(target, "add_note"):

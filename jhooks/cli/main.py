@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from jhooks.cli import demo, info, java
+from jhooks.cli import conformance, demo, info, java
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.register(sub)
     java.register(sub)
     demo.register(sub)
+    conformance.register(sub)
     return parser
 
 

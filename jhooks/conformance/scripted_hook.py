@@ -35,6 +35,7 @@ class Recorder:
         self.trace: List[str] = []
         self.results: Dict[str, List[Dict[str, Any]]] = {}
         self.listenerTrace: List[str] = []
+        self.saves: List[int] = []
 
     def event(self, hook: str, label: str) -> None:
         with self._lock:
@@ -47,6 +48,17 @@ class Recorder:
     def listenerEvent(self, listener: str, label: str) -> None:
         with self._lock:
             self.listenerTrace.append(f"{listener}.{label}")
+
+    def saved(self, globalStep: int) -> None:
+        """A checkpoint saver finished a save at ``globalStep`` (see standard_hooks.SaveRecorder)."""
+        with self._lock:
+            self.saves.append(int(globalStep))
+
+    def snapshot(self) -> Dict[str, Any]:
+        """Copies of trace, results, listenerTrace and saves."""
+        with self._lock:
+            return {"trace": list(self.trace), "results": {k: list(v) for k, v in self.results.items()},
+                    "listenerTrace": list(self.listenerTrace), "saves": list(self.saves)}
 
 
 def _error(spec: Mapping[str, Any]) -> BaseException:

@@ -17,6 +17,7 @@ public final class Recorder {
   private final List<String> trace = new ArrayList<>();
   private final Map<String, JsonArray> results = new LinkedHashMap<>();
   private final List<String> listenerTrace = new ArrayList<>();
+  private final List<Long> saves = new ArrayList<>();
 
   public synchronized void event(String hook, String label) {
     trace.add(hook + "." + label);
@@ -32,6 +33,16 @@ public final class Recorder {
 
   public synchronized void listenerEvent(String listener, String label) {
     listenerTrace.add(listener + "." + label);
+  }
+
+  /** A checkpoint saver finished a save at {@code globalStep} (recorded by {@link SaveRecorder}). */
+  public synchronized void saved(long globalStep) {
+    saves.add(globalStep);
+  }
+
+  /** The global step of every finished save, in order. */
+  public synchronized List<Long> saves() {
+    return new ArrayList<>(saves);
   }
 
   public synchronized List<String> trace() {

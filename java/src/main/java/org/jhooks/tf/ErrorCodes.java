@@ -90,7 +90,31 @@ public final class ErrorCodes {
     } else if (t instanceof TensorFlowException) {
       return codeOfText(t.getMessage());
     }
-    return null;
+    return codeOfPython(t);
+  }
+
+  /** TensorFlow's Python error classes ({@code tf.errors.*Error}) to their codes. */
+  private static final java.util.Map<String, Code> PYTHON_ERRORS =
+      java.util.Map.of(
+          "AbortedError", Code.ABORTED,
+          "UnavailableError", Code.UNAVAILABLE,
+          "OutOfRangeError", Code.OUT_OF_RANGE,
+          "InvalidArgumentError", Code.INVALID_ARGUMENT);
+
+  // A Python exception carried by the bridge (org.jhooks.bridge.PythonException, found by its
+  // pythonType() method so this package has no link to the bridge): a TensorFlow Python error
+  // keeps its code, so an AbortedError from a Python hook recovers a JVM session.
+  private static Code codeOfPython(Throwable t) {
+    try {
+      Object type = t.getClass().getMethod("pythonType").invoke(t);
+      if (type == null) {
+        return null;
+      }
+      String name = type.toString();
+      return PYTHON_ERRORS.get(name.substring(name.lastIndexOf('.') + 1));
+    } catch (ReflectiveOperationException e) {
+      return null;
+    }
   }
 
   /**
@@ -109,7 +133,7 @@ public final class ErrorCodes {
 
   /** Whether {@code t} is end of input ({@link TFOutOfRangeException}). */
   public static boolean isEndOfInput(Throwable t) {
-    return t instanceof TFOutOfRangeException;
+    return t instanceof TFOutOfRangeException || (!(t instanceof TensorFlowException) && codeOf(t) == Code.OUT_OF_RANGE);
   }
 
   /**

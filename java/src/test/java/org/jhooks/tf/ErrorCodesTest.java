@@ -68,4 +68,23 @@ public class ErrorCodesTest {
     assertNull(ErrorCodes.codeOf(new IllegalStateException("ABORTED: not TensorFlow")));
     assertThrows(IllegalArgumentException.class, () -> ErrorCodes.exceptionFor(ErrorCodes.Code.OK, "x"));
   }
+
+  @Test
+  public void tensorflowPythonErrorsCarriedByTheBridgeKeepTheirCodes() {
+    RuntimeException aborted = python("tensorflow.python.framework.errors_impl.AbortedError", "hook aborts");
+    assertEquals(ErrorCodes.Code.ABORTED, ErrorCodes.codeOf(aborted));
+    assertTrue(ErrorCodes.isRecoverable(aborted));
+    RuntimeException end = python("tensorflow.python.framework.errors_impl.OutOfRangeError", "End of sequence");
+    assertTrue(ErrorCodes.isEndOfInput(end));
+    assertFalse(ErrorCodes.isRecoverable(end));
+    RuntimeException plain = python("builtins.ValueError", "ABORTED: only the type counts");
+    assertNull(ErrorCodes.codeOf(plain));
+    assertFalse(ErrorCodes.isRecoverable(plain));
+    assertFalse(ErrorCodes.isEndOfInput(plain));
+  }
+
+  private static RuntimeException python(String type, String message) {
+    return new org.jhooks.bridge.PythonException(
+        type, message, "", new String[0], new int[0], new String[0], new String[0], 0L, null);
+  }
 }

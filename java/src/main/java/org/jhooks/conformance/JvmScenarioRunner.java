@@ -1,0 +1,218 @@
+package org.jhooks.conformance;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jhooks.CallerFeedConflictException;
+import org.jhooks.Hook;
+import org.jhooks.HookFeedConflictException;
+import org.jhooks.ModelInstance;
+import org.jhooks.SessionRunArgs;
+import org.jhooks.tf.CheckpointRestoringSessionCreator;
+import org.jhooks.tf.CheckpointState;
+import org.jhooks.tf.Checkpoints;
+import org.jhooks.tf.ErrorCodes;
+import org.jhooks.tf.FaultInjectingSessionCreator;
+import org.jhooks.tf.MonitoredSession;
+import org.jhooks.tf.MonitoredTrainingSession;
+import org.jhooks.tf.SessionCreator;
+import org.tensorflow.Graph;
+import org.tensorflow.Session;
+import org.tensorflow.ndarray.NdArray;
+
+/**
+ * Runs one conformance scenario on the JVM driver ({@link MonitoredTrainingSession} with built-ins
+ * off, a {@link CheckpointRestoringSessionCreator} of the scenario's checkpoint dir, and a {@link
+ * FaultInjectingSessionCreator} counting runs of {@code train} for {@code recoveryFaults}) and
+ * returns what happened as an observation, which {@link Expectations#compare} checks against the
+ * scenario. See {@code docs/conformance.md}, "Runners".
+ *
+ * <p>The observation (JSON): {@code trace}, {@code results}, {@code listenerTrace}, {@code saves},
+ * {@code callerRuns}, {@code callerResults}, {@code outcome} ({@code kind}; {@code error}: an
+ * {@link ErrorDescriptions} object; for feed conflicts {@code which}), {@code finalOpsValues},
+ * {@code stateFile} (basenames, or null), {@code checkpointValues} (step to variable to value, for
+ * every checkpoint the state file lists) and {@code hookPositions} (hook name to its 1-based place
+ * in the driver's hook list, as error messages name hooks).
+ */
+public final class JvmScenarioRunner {
+  private JvmScenarioRunner() {}
+
+  /** Every hook in Java. */
+  public static JsonObject run(JsonObject scenario, Path workDir) {
+    List<String> languages = new ArrayList<>();
+    scenario.getAsJsonArray("hooks").forEach(h -> languages.add("java"));
+    return run(scenario, languages, null, workDir);
+  }
+
+  /**
+   * @param languages per hook of the scenario, {@code "java"} or {@code "python"} (made by {@code
+   *     foreign})
+   * @param workDir an empty dir for the checkpoint dir
+   */
+  public static JsonObject run(JsonObject scenario, List<String> languages, ForeignHooks foreign, Path workDir) {
+    JsonObject driver = scenario.getAsJsonObject("driver");
+    boolean chief = !driver.has("isChief") || driver.get("isChief").getAsBoolean();
+    Path checkpointDir = null;
+    if (driver.has("checkpointDir") && driver.get("checkpointDir").getAsBoolean()) {
+      checkpointDir = workDir.resolve("checkpoints");
+      try {
+        Files.createDirectories(checkpointDir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Recorder recorder = new Recorder();
+    JsonObject observation = new JsonObject();
+    try (Graph graph = new Graph()) {
+      ModelInstance model = ModelRecipe.build(graph, scenario.getAsJsonObject("model"));
+      List<Hook> chiefOnly = new ArrayList<>();
+      List<Hook> others = new ArrayList<>();
+      Map<Hook, String> names = new IdentityHashMap<>();
+      Map<String, Hook> finalOps = new LinkedHashMap<>();
+      JsonArray hooks = scenario.getAsJsonArray("hooks");
+      for (int i = 0; i < hooks.size(); i++) {
+        JsonObject spec = hooks.get(i).getAsJsonObject();
+        String name = spec.get("name").getAsString();
+        boolean java = languages.get(i).equals("java");
+        Hook h;
+        if (java) {
+          h = spec.has("standard") ? StandardHooks.create(spec, checkpointDir, recorder) : ScriptedHook.create(spec, recorder);
+        } else {
+          h = foreign.create(spec.toString(), recorder, checkpointDir == null ? null : checkpointDir.toString());
+        }
+        names.put(h, name);
+        if (spec.has("standard") && spec.getAsJsonObject("standard").get("type").getAsString().equals("FinalOpsHook")) {
+          finalOps.put(name, java ? h : null);
+        }
+        boolean chiefOnlyHook = spec.has("chiefOnly") && spec.get("chiefOnly").getAsBoolean();
+        (chiefOnlyHook ? chiefOnly : others).add(h);
+      }
+      SessionCreator creator = new CheckpointRestoringSessionCreator(checkpointDir);
+      if (driver.has("recoveryFaults")) {
+        FaultInjectingSessionCreator faults = new FaultInjectingSessionCreator(creator, "train");
+        driver.getAsJsonArray("recoveryFaults")
+            .forEach(f -> faults.failRun(f.getAsJsonObject().get("atAttempt").getAsInt(), ErrorCodes.Code.ABORTED));
+        creator = faults;
+      }
+      MonitoredTrainingSession.Builder builder =
+          MonitoredTrainingSession.builder(graph)
+              .isChief(chief)
+              .chiefOnlyHooks(chiefOnly)
+              .hooks(others)
+              .logStepCountSteps(0)
+              .sessionCreator(creator)
+              .modelInstance(model);
+      JsonObject positions = new JsonObject();
+      List<Hook> all = builder.allHooks();
+      for (int i = 0; i < all.size(); i++) {
+        if (names.containsKey(all.get(i))) {
+          positions.addProperty(names.get(all.get(i)), i + 1);
+        }
+      }
+      observation.add("hookPositions", positions);
+      callerLoop(scenario.getAsJsonObject("caller"), builder, observation);
+      JsonObject finalValues = new JsonObject();
+      finalOps.forEach(
+          (name, h) ->
+              finalValues.add(name, h != null ? StandardHooks.finalOpsValues(h) : JsonParser.parseString(foreign.finalOpsValues(name))));
+      observation.add("finalOpsValues", finalValues);
+    }
+    JsonArray trace = new JsonArray();
+    recorder.trace().forEach(trace::add);
+    observation.add("trace", trace);
+    observation.add("results", recorder.results());
+    JsonArray listenerTrace = new JsonArray();
+    recorder.listenerTrace().forEach(listenerTrace::add);
+    observation.add("listenerTrace", listenerTrace);
+    JsonArray saves = new JsonArray();
+    recorder.saves().forEach(saves::add);
+    observation.add("saves", saves);
+    checkpoints(checkpointDir, observation);
+    return observation;
+  }
+
+  private static void callerLoop(JsonObject caller, MonitoredTrainingSession.Builder builder, JsonObject observation) {
+    int maxRuns = caller.get("maxRuns").getAsInt();
+    Object fetches = Values.fetchStructure(caller.has("fetches") ? caller.get("fetches") : new com.google.gson.JsonPrimitive("train"));
+    Map<String, NdArray<?>> feeds = caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
+    JsonArray callerResults = new JsonArray();
+    int calls = 0;
+    JsonObject outcome = new JsonObject();
+    try (MonitoredSession session = builder.build()) {
+      while (!session.shouldStop() && calls < maxRuns) {
+        calls++;
+        Object r = session.run(SessionRunArgs.of(fetches, feeds));
+        if (r == null && session.reachedEndOfInput()) {
+          break;
+        }
+        callerResults.add(Values.toJson(r));
+      }
+      outcome.addProperty("kind", session.reachedEndOfInput() ? "endOfInput" : session.shouldStop() ? "stopped" : "normal");
+    } catch (RuntimeException | Error e) {
+      boolean conflict = e instanceof HookFeedConflictException || e instanceof CallerFeedConflictException;
+      outcome.addProperty("kind", conflict ? "conflict" : "error");
+      if (conflict) {
+        outcome.addProperty("which", e instanceof HookFeedConflictException ? "hook" : "caller");
+      }
+      outcome.add("error", ErrorDescriptions.describe(e));
+    }
+    observation.addProperty("callerRuns", calls);
+    observation.add("callerResults", callerResults);
+    observation.add("outcome", outcome);
+  }
+
+  private static void checkpoints(Path dir, JsonObject observation) {
+    JsonObject values = new JsonObject();
+    Optional<CheckpointState> state = dir == null ? Optional.empty() : Checkpoints.readState(dir);
+    if (state.isEmpty()) {
+      observation.add("stateFile", JsonNull.INSTANCE);
+      observation.add("checkpointValues", values);
+      return;
+    }
+    JsonObject stateFile = new JsonObject();
+    stateFile.addProperty("modelCheckpointPath", basename(state.get().modelCheckpointPath()));
+    JsonArray all = new JsonArray();
+    for (String p : state.get().allModelCheckpointPaths()) {
+      all.add(basename(p));
+      Path prefix = Path.of(p).isAbsolute() ? Path.of(p) : dir.resolve(p);
+      String b = basename(p);
+      values.add(b.substring(b.lastIndexOf('-') + 1), variables(prefix));
+    }
+    stateFile.add("allModelCheckpointPaths", all);
+    observation.add("stateFile", stateFile);
+    observation.add("checkpointValues", values);
+  }
+
+  private static String basename(String path) {
+    return Path.of(path).getFileName().toString();
+  }
+
+  /** The variables stored at {@code prefix}, read by restoring them into a fresh recipe graph. */
+  static JsonObject variables(Path prefix) {
+    JsonObject out = new JsonObject();
+    try (Graph g = new Graph()) {
+      ModelRecipe.build(g, new JsonObject());
+      try (Session s = new Session(g)) {
+        s.restore(prefix.toString());
+        for (String v : List.of("global_step", "counter")) {
+          try (org.tensorflow.Result r = s.runner().fetch(v).run()) {
+            out.add(v, Values.toJson(org.jhooks.tf.Values.copyOf(r.get(0))));
+          }
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,68 @@
+package org.jhooks.conformance;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jhooks.CheckpointSaverListener;
+import org.jhooks.Hook;
+import org.jhooks.hooks.AsyncCheckpointSaverHook;
+import org.jhooks.hooks.CheckpointSaverHook;
+import org.jhooks.hooks.FinalOpsHook;
+import org.jhooks.hooks.NanTensorHook;
+import org.jhooks.hooks.StopAtStepHook;
+
+/**
+ * The Java standard hook ({@code org.jhooks.hooks}) for a scenario hook entry with {@code
+ * standard}; twin of Python's {@code jhooks.conformance.standard_hooks}. Checkpoint savers get the
+ * scenario's {@link ScriptedListener}s, then a {@link SaveRecorder}.
+ */
+public final class StandardHooks {
+  private StandardHooks() {}
+
+  /**
+   * @param hookSpec the scenario's hook entry (has {@code standard})
+   * @param checkpointDir the driver's checkpoint dir, or {@code null}
+   * @throws IllegalArgumentException an unknown standard hook type
+   */
+  public static Hook create(JsonObject hookSpec, Path checkpointDir, Recorder recorder) {
+    JsonObject s = hookSpec.getAsJsonObject("standard");
+    String type = s.get("type").getAsString();
+    switch (type) {
+      case "StopAtStepHook":
+        return new StopAtStepHook(
+            s.has("numSteps") ? s.get("numSteps").getAsLong() : null,
+            s.has("lastStep") ? s.get("lastStep").getAsLong() : null);
+      case "NanTensorHook":
+        return new NanTensorHook(s.get("lossTensor").getAsString(), s.get("failOnNanLoss").getAsBoolean());
+      case "FinalOpsHook":
+        return new FinalOpsHook(
+            Values.fetchStructure(s.get("finalOps")),
+            s.has("finalOpsFeeds") ? Values.feeds(s.getAsJsonObject("finalOpsFeeds")) : null);
+      case "CheckpointSaverHook":
+      case "AsyncCheckpointSaverHook": {
+        List<CheckpointSaverListener> listeners = new ArrayList<>();
+        if (s.has("listeners")) {
+          s.getAsJsonArray("listeners").forEach(l -> listeners.add(new ScriptedListener(l.getAsJsonObject(), recorder)));
+        }
+        listeners.add(new SaveRecorder(recorder));
+        String dir = checkpointDir.toString();
+        String basename = s.has("checkpointBasename") ? s.get("checkpointBasename").getAsString() : null;
+        int steps = s.get("saveSteps").getAsInt();
+        return type.equals("CheckpointSaverHook")
+            ? new CheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null)
+            : new AsyncCheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null);
+      }
+      default:
+        throw new IllegalArgumentException("hook '" + hookSpec.get("name").getAsString() + "': unknown standard hook " + type);
+    }
+  }
+
+  /** A {@link FinalOpsHook}'s {@code finalOpsValues} as recorded JSON ({@code null}: never ran). */
+  public static JsonElement finalOpsValues(Hook hook) {
+    Object v = ((FinalOpsHook) hook).finalOpsValues();
+    return v == null ? JsonNull.INSTANCE : Values.toJson(v);
+  }
+}

@@ -1,0 +1,49 @@
+"""A raised error as language-neutral JSON for the outcome checks; twin of
+org.jhooks.conformance.ErrorDescriptions: ``types`` (simple names of the class and its bases; a
+Java exception's Java class hierarchy), ``message``, ``stack`` (the whole traceback text, Java
+stack included) and ``cause``."""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any, Dict
+
+
+def _is_java(exc: Any) -> bool:
+    try:
+        import jpype
+    except ImportError:
+        return False
+    return jpype.isJVMStarted() and isinstance(exc, jpype.JException)
+
+
+def describe(exc: BaseException) -> Dict[str, Any]:
+    if _is_java(exc):
+        return _describe_java(exc, python_tb=exc.__traceback__)
+    out: Dict[str, Any] = {
+        "types": [c.__name__ for c in type(exc).__mro__],
+        "message": str(getattr(exc, "message", None) or exc),
+        "stack": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        + "".join(f"\n{n}" for n in getattr(exc, "__notes__", ())),
+    }
+    if exc.__cause__ is not None:
+        out["cause"] = describe(exc.__cause__)
+    return out
+
+
+def _describe_java(exc: Any, python_tb: Any = None) -> Dict[str, Any]:
+    from jhooks.bridge.exceptions import java_stack_trace
+
+    types = []
+    c = exc.getClass()
+    while c is not None:
+        types.append(str(c.getSimpleName()))
+        c = c.getSuperclass()
+    stack = java_stack_trace(exc)
+    if python_tb is not None:
+        stack += "\n" + "".join(traceback.format_tb(python_tb))
+    out: Dict[str, Any] = {"types": types, "message": str(exc.getMessage()), "stack": stack}
+    cause = exc.getCause()
+    if cause is not None and not cause.equals(exc):
+        out["cause"] = _describe_java(cause)
+    return out

@@ -1,0 +1,53 @@
+"""Runs one scenario on the JVM driver through JPype: ``org.jhooks.conformance.JvmScenarioRunner``
+builds the model with ModelRecipe and drives org.jhooks.tf.MonitoredTrainingSession; Java hooks
+are made on the JVM, Python hooks here (through :class:`ForeignHooks`, as ``as_java_hook``
+proxies) and record into the same Java Recorder, so the trace is one ordered list."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Mapping, Sequence
+
+from jhooks.bridge.exceptions import python_errors
+from jhooks.conformance import scripted_hook, standard_hooks
+from jhooks.conformance.recording import JavaBackedRecorder
+
+
+class ForeignHooks:
+    """Implements org.jhooks.conformance.ForeignHooks: Python hooks for a JVM session."""
+
+    def __init__(self) -> None:
+        self.finalOps: Dict[str, Any] = {}
+
+    @python_errors
+    def create(self, hookJson: Any, recorder: Any, checkpointDir: Any) -> Any:
+        from jhooks.bridge import as_java_hook
+
+        spec = json.loads(str(hookJson))
+        rec = JavaBackedRecorder(recorder)
+        if "standard" in spec:
+            hook = standard_hooks.create(spec, None if checkpointDir is None else str(checkpointDir), rec)
+            if spec["standard"]["type"] == "FinalOpsHook":
+                self.finalOps[spec["name"]] = hook
+        else:
+            hook = scripted_hook.make_hook(spec, rec)
+        return as_java_hook(hook)
+
+    @python_errors
+    def finalOpsValues(self, hookName: Any) -> str:
+        return json.dumps(standard_hooks.final_ops_values(self.finalOps[str(hookName)]))
+
+
+def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> Dict[str, Any]:
+    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``."""
+    import jpype
+
+    from jhooks.bridge import jvm
+
+    jvm.start()
+    proxy = jpype.JProxy("org.jhooks.conformance.ForeignHooks", inst=ForeignHooks())
+    scenario_json = jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
+    observation = jpype.JClass("org.jhooks.conformance.JvmScenarioRunner").run(
+        scenario_json, jpype.JClass("java.util.ArrayList")(list(languages)), proxy,
+        jpype.JClass("java.nio.file.Path").of(workdir, []))
+    return json.loads(str(observation.toString()))

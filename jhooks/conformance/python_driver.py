@@ -1,0 +1,147 @@
+"""Runs one scenario on the Python driver: TensorFlow's ``tf.compat.v1.train.MonitoredSession``
+with jhooks hooks adapted by ``jhooks.tf.to_tf_hooks``, Java hooks through ``jhooks.bridge.JavaHook``.
+
+Like ``MonitoredTrainingSession`` on the chief the hooks are the chief-only hooks, then the others;
+on a non-chief the chief-only hooks are left out (TF's worker session creator would wait for a
+chief, which a single process does not have, so every role uses a ``ChiefSessionCreator`` of the
+checkpoint dir: restore the latest checkpoint, else initialize). ``recoveryFaults`` wrap the
+creator in :class:`~jhooks.conformance.fault_injection.FaultInjectingSessionCreator`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+
+from jhooks.conformance import error_descriptions, model_python, scripted_hook, standard_hooks, values
+
+# (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
+SessionFactory = Callable[[Optional[str]], Any]
+
+
+def _java_json(obj: Any) -> Any:
+    import jpype
+
+    return jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(obj)).getAsJsonObject()
+
+
+def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: Optional[str], recorder: Any) -> Any:
+    if language == "python":
+        if "standard" in spec:
+            return standard_hooks.create(spec, checkpoint_dir, recorder)
+        return scripted_hook.make_hook(spec, recorder)
+    import jpype
+
+    from jhooks.bridge import JavaHook
+
+    if "standard" in spec:
+        java = jpype.JClass("org.jhooks.conformance.StandardHooks").create(
+            _java_json(spec), None if checkpoint_dir is None else jpype.JClass("java.nio.file.Path").of(checkpoint_dir, []),
+            recorder.java)
+    else:
+        java = jpype.JClass("org.jhooks.conformance.ScriptedHook").create(_java_json(spec), recorder.java)
+    return JavaHook(java)
+
+
+def _final_ops_values(hook: Any) -> Any:
+    from jhooks.bridge import JavaHook
+
+    if isinstance(hook, JavaHook):
+        import jpype
+
+        v = jpype.JClass("org.jhooks.conformance.StandardHooks").finalOpsValues(hook.java)
+        return json.loads(str(v.toString()))
+    return standard_hooks.final_ops_values(hook)
+
+
+def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str, recorder: Any,
+        sessionFactory: Optional[SessionFactory] = None, extraHooks: Sequence[Any] = ()) -> Dict[str, Any]:
+    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``.
+
+    ``recorder`` is a scripted_hook.Recorder, or a recording.JavaBackedRecorder when any hook is
+    Java; ``extraHooks`` (jhooks hooks) are registered after the scenario's hooks.
+    """
+    import tensorflow as tf
+
+    from jhooks.conformance.fault_injection import FaultInjectingSessionCreator
+    from jhooks.tf import names, to_tf_hooks
+
+    driver = scenario["driver"]
+    chief = driver.get("isChief", True)
+    checkpoint_dir = None
+    if driver.get("checkpointDir", False):
+        checkpoint_dir = os.path.join(workdir, "checkpoints")
+        os.makedirs(checkpoint_dir, exist_ok=True)
+    graph = tf.Graph()
+    built = model_python.build(scenario["model"], graph)
+    observation: Dict[str, Any] = {}
+    with graph.as_default():
+        chief_only: List[Any] = []
+        others: List[Any] = []
+        final_ops: Dict[str, Any] = {}
+        for spec, language in zip(scenario["hooks"], languages):
+            hook = _make_hook(spec, language, checkpoint_dir, recorder)
+            (chief_only if spec.get("chiefOnly", False) else others).append(hook)
+            if spec.get("standard", {}).get("type") == "FinalOpsHook":
+                final_ops[spec["name"]] = hook
+        hooks = (chief_only if chief else []) + others + list(extraHooks)
+        creator = (sessionFactory(checkpoint_dir) if sessionFactory is not None
+                   else tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=checkpoint_dir))
+        faults = [f["atAttempt"] for f in driver.get("recoveryFaults", [])]
+        if faults:
+            creator = FaultInjectingSessionCreator(creator, faults, built.trainOp)
+        _caller_loop(scenario["caller"], graph, creator, to_tf_hooks(hooks, built.modelInstance), observation, names)
+        observation["finalOpsValues"] = {name: _final_ops_values(h) for name, h in final_ops.items()}
+    observation.update(recorder.snapshot())
+    observation.update(checkpoints(checkpoint_dir))
+    return observation
+
+
+def _caller_loop(caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: List[Any],
+                 observation: Dict[str, Any], names: Any) -> None:
+    import tensorflow as tf
+
+    where = lambda: ("caller", "run")  # noqa: E731
+    structure = values.fetch_structure(caller.get("fetches", "train"))
+    fetches = names.resolve_fetches(graph, structure, where)
+    feeds = names.resolve_feeds(graph, values.feeds(caller.get("feeds", {})), where)
+    calls, results, stop = 0, [], False
+    outcome: Dict[str, Any] = {}
+    try:
+        with tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=tf_hooks) as session:
+            while not session.should_stop() and calls < caller["maxRuns"]:
+                calls += 1
+                result = session.run(fetches, feed_dict=feeds)
+                results.append(values.to_json(names.normalize_results(structure, result)))
+            stop = session.should_stop()
+        # The with block swallows OutOfRangeError: a run() that never returned is end of input.
+        outcome["kind"] = "endOfInput" if len(results) < calls else "stopped" if stop else "normal"
+    except Exception as e:  # noqa: BLE001 - every error is the observed outcome
+        text = str(e)
+        if isinstance(e, RuntimeError) and "Same tensor is fed by" in text:
+            outcome.update(kind="conflict", which="hook" if "by two hooks" in text else "caller")
+        else:
+            outcome["kind"] = "error"
+        outcome["error"] = error_descriptions.describe(e)
+    observation.update(callerRuns=calls, callerResults=results, outcome=outcome)
+
+
+def checkpoints(checkpoint_dir: Optional[str]) -> Dict[str, Any]:
+    """stateFile (basenames, or None) and checkpointValues (step -> variable -> value) of the dir."""
+    import tensorflow as tf
+
+    state = tf.train.get_checkpoint_state(checkpoint_dir) if checkpoint_dir else None
+    if state is None:
+        return {"stateFile": None, "checkpointValues": {}}
+    base = os.path.basename
+    values_by_step: Dict[str, Any] = {}
+    for path in state.all_model_checkpoint_paths:
+        prefix = path if os.path.isabs(path) else os.path.join(checkpoint_dir, path)
+        reader = tf.train.load_checkpoint(prefix)
+        step = base(path).rsplit("-", 1)[-1]
+        values_by_step[step] = {v: values.to_json(reader.get_tensor(v))
+                                for v in ("global_step", "counter") if reader.has_tensor(v)}
+    return {"stateFile": {"modelCheckpointPath": base(state.model_checkpoint_path),
+                          "allModelCheckpointPaths": [base(p) for p in state.all_model_checkpoint_paths]},
+            "checkpointValues": values_by_step}

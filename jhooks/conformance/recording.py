@@ -1,0 +1,38 @@
+"""One trace for hooks of both languages: a Python recorder that writes into the Java
+``org.jhooks.conformance.Recorder``, so Java and Python hooks append to one ordered list (the Java
+recorder is synchronized; events keep the order the callbacks happened in)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict
+
+
+class JavaBackedRecorder:
+    """The Python Recorder interface (event, result, listenerEvent, saved) over a Java Recorder."""
+
+    def __init__(self, java: Any = None) -> None:
+        import jpype
+
+        self.java = java if java is not None else jpype.JClass("org.jhooks.conformance.Recorder")()
+        self._parse = jpype.JClass("com.google.gson.JsonParser").parseString
+
+    def event(self, hook: str, label: str) -> None:
+        self.java.event(hook, label)
+
+    def result(self, hook: str, at: str, what: str, value: Any) -> None:
+        self.java.result(hook, at, what, self._parse(json.dumps(value)))
+
+    def listenerEvent(self, listener: str, label: str) -> None:
+        self.java.listenerEvent(listener, label)
+
+    def saved(self, globalStep: int) -> None:
+        import jpype
+
+        self.java.saved(jpype.JLong(int(globalStep)))
+
+    def snapshot(self) -> Dict[str, Any]:
+        return {"trace": [str(e) for e in self.java.trace()],
+                "results": json.loads(str(self.java.results().toString())),
+                "listenerTrace": [str(e) for e in self.java.listenerTrace()],
+                "saves": [int(s) for s in self.java.saves()]}

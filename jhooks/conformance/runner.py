@@ -1,0 +1,110 @@
+"""Runs conformance scenarios under driver x hook-language combinations and judges them.
+
+``run_case(name, combo)`` runs ONE scenario under one combination (see jhooks.conformance.combos)
+and returns a :class:`CaseResult`: ``passed``, ``failed`` (with the mismatches), ``xfailed``
+(failed and listed in ``data/xfail-python.json`` with a reason) or ``skipped`` (the combination
+does not apply). Expected-failure lists are strict: a listed case that passes is ``failed``.
+Case ids are ``<scenario>[<combo>]``, e.g. ``normal_end_hook_order[jvm-driver-python-hooks]``.
+
+The Python driver needs TensorFlow; any Java hook or the JVM driver starts the one JVM of the
+process (jhooks.bridge.jvm). See docs/conformance.md, "Runners".
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import traceback
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence
+
+from jhooks.conformance import combos, expectations, scenarios
+from jhooks.conformance.combos import Combo
+
+XFAIL_FILE = "xfail-python.json"
+
+
+@dataclass
+class CaseResult:
+    scenario: str
+    combo: str
+    outcome: str  # passed | failed | xfailed | skipped
+    detail: str = ""
+    mismatches: List[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return case_id(self.scenario, self.combo)
+
+
+def case_id(scenario: str, combo: Any) -> str:
+    return f"{scenario}[{combo}]"
+
+
+def expected_failures(filename: str = XFAIL_FILE) -> Dict[str, str]:
+    """``{"<scenario>[<combo>]": reason}`` from ``jhooks/conformance/data/<filename>``."""
+    text = resources.files("jhooks.conformance").joinpath("data", filename).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def observe(scenario: Mapping[str, Any], combo: Combo, languages: Sequence[str], workdir: str,
+            sessionFactory: Any = None, extraHooks: Callable[[Any], Iterable[Any]] = None) -> Dict[str, Any]:
+    """Runs the scenario once and returns the observation (see jhooks.conformance.expectations).
+
+    ``extraHooks(recorder)`` gives hooks added after the scenario's (Python driver only).
+    """
+    if combo.driver == "jvm":
+        from jhooks.conformance import jvm_driver
+
+        return jvm_driver.run(scenario, languages, workdir)
+    from jhooks.conformance import python_driver
+
+    if "java" in languages:
+        from jhooks.bridge import jvm
+        from jhooks.conformance.recording import JavaBackedRecorder
+
+        jvm.start()
+        recorder: Any = JavaBackedRecorder()
+    else:
+        from jhooks.conformance.scripted_hook import Recorder
+
+        recorder = Recorder()
+    extra = list(extraHooks(recorder)) if extraHooks is not None else []
+    return python_driver.run(scenario, languages, workdir, recorder, sessionFactory, extra)
+
+
+def run_case(name: str, combo: Combo, xfail: Optional[Mapping[str, str]] = None,
+             sessionFactory: Any = None, extraHooks: Callable[[Any], Iterable[Any]] = None,
+             check: Callable[[Dict[str, Any]], List[str]] = None) -> CaseResult:
+    """Runs and judges one case; ``check(observation)`` may add mismatches (CLI user hooks)."""
+    xfail = expected_failures() if xfail is None else xfail
+    scenario = scenarios.load(name)
+    languages, skip = combos.languages(scenario, combo)
+    if skip is not None or (sessionFactory is not None and combo.driver != "python"):
+        return CaseResult(name, combo.id, "skipped", skip or "a session factory applies to the Python driver only")
+    workdir = tempfile.mkdtemp(prefix="jhooks-conformance-")
+    try:
+        observation = observe(scenario, combo, languages, workdir, sessionFactory, extraHooks)
+        mismatches = expectations.compare(scenario, observation)
+        if check is not None:
+            mismatches += check(observation)
+    except Exception:  # noqa: BLE001 - a runner crash is a failure of this case, reported whole
+        mismatches = ["the runner failed:\n" + traceback.format_exc()]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    cid = case_id(name, combo.id)
+    if cid in xfail:
+        if not mismatches:
+            return CaseResult(name, combo.id, "failed",
+                              f"listed in {XFAIL_FILE} ({xfail[cid]}) but passes: remove it from the list")
+        return CaseResult(name, combo.id, "xfailed", xfail[cid], mismatches)
+    if mismatches:
+        return CaseResult(name, combo.id, "failed", "\n".join(mismatches), mismatches)
+    return CaseResult(name, combo.id, "passed")
+
+
+def all_cases(combo_list: Sequence[Combo] = combos.ALL) -> List[tuple]:
+    """(scenario name, combo) for every scenario and combination, scenario-major."""
+    return [(n, c) for n in scenarios.names() for c in combo_list]
