@@ -96,7 +96,8 @@ def test_a_python_hook_error_stops_the_jvm_driver_and_comes_back_as_itself(java_
     # end() is not called after an error; the note names the hook as the JVM driver saw it
     assert [str(s) for s in java_log][-1].startswith("P.afterSessionRun")
     notes = "\n".join(e.value.__notes__)
-    assert "hook #2 (org.jhooks.bridge.PythonHook).afterSessionRun: raised org.jhooks.bridge.PythonException" in notes
+    failing = f"{Failing.__module__}.{Failing.__qualname__}"
+    assert f"hook #2 ({failing}, Python).afterSessionRun: raised org.jhooks.bridge.PythonException" in notes
     assert "at <python>.test_jvm_driver_python_hooks.afterSessionRun(" in notes
 
 
