@@ -145,3 +145,20 @@ def test_a_python_checkpoint_listener_in_the_jvm_training_session(tmp_path, java
         ("beforeSave", 4, 4), ("afterSave", 4, ["checkpoint"]),
         ("end", 4),
     ]
+
+
+def test_a_python_hook_gets_float16_and_bfloat16_from_the_jvm_driver():
+    import ml_dtypes
+
+    seen = []
+
+    class HalfReader(jhooks.Hook):
+        def beforeSessionRun(self, runContext):
+            return jhooks.SessionRunArgs({"half": "x_half:0", "bf16": "x_bfloat16:0"})
+
+        def afterSessionRun(self, runContext, runValues):
+            seen.append(sorted((k, v.dtype.name, float(v)) for k, v in runValues.results.items()))
+
+    call_java(JvmDriver().run, java_list(as_java_hook(HalfReader())), 1, None)
+    assert seen == [[("bf16", "bfloat16", 1.0), ("half", "float16", 1.0)]]
+    assert np.dtype("bfloat16") == np.dtype(ml_dtypes.bfloat16)
