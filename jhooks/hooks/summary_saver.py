@@ -18,15 +18,9 @@ _SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not importe
 
 
 def _as_bytes(value: Any) -> bytes:
-    """A serialized Summary from a string-tensor value. A numpy ``S`` scalar drops trailing NUL
-    bytes on ``item()``; ``tobytes()`` keeps them (its itemsize is the value's length)."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind == "S" and value.ndim == 0:
-            return value.tobytes()
-        value = value.item()
-    if isinstance(value, str):
-        return value.encode("latin-1")
-    return bytes(value)
+    """A serialized Summary from a string-tensor value: both drivers give a shape-() object array
+    holding ``bytes`` (docs/contract.md, "Fetches, feeds and results")."""
+    return bytes(value.item() if isinstance(value, np.ndarray) else value)
 
 
 class SummarySaverHook(Hook):
