@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 import org.jhooks.Hook;
+import org.jhooks.ModelInstance;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
 import org.jhooks.python.PythonHooks;
 import org.jhooks.tf.CheckpointRestoringSessionCreator;
@@ -35,6 +36,9 @@ import org.tensorflow.ndarray.NdArray;
  */
 public final class JvmTrainingDemo {
   private static final Logger LOG = Logger.getLogger(JvmTrainingDemo.class.getName());
+  /** What ModelDependentHooks (such as a {@code --hook} one) get: the loss, train op and global step. */
+  public static final ModelInstance MODEL =
+      ModelInstance.of(DemoModel.LOSS, DemoModel.TRAIN_OP, GlobalStep.TENSOR_NAME);
 
   private JvmTrainingDemo() {}
 
@@ -123,6 +127,7 @@ public final class JvmTrainingDemo {
     try (Graph graph = DemoModel.build(data, o.learningRate)) {
       MonitoredSession session = MonitoredTrainingSession.builder(graph)
           .hooks(hooks)
+          .modelInstance(MODEL)
           .logStepCountSteps(0)
           .sessionCreator(new CheckpointRestoringSessionCreator(o.checkpointDir))
           .build();
