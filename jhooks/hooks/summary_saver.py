@@ -9,6 +9,7 @@ import numpy as np
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.api.session import read_global_step
+from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 _GLOBAL_STEP = "globalStep"
@@ -57,9 +58,7 @@ class SummarySaverHook(Hook):
             raise ValueError("one of outputDir or summaryWriter must be given")
         self._summaryOp = summaryOp
         self._scaffold = scaffold
-        self._outputDir = outputDir
-        self._writer = summaryWriter
-        self._ownsWriter = False
+        self._events = HookEventWriter(summaryWriter, outputDir)
         self._nextStep: Optional[int] = None
         self._requestSummary = False
         self._writtenSteps: List[int] = []
@@ -77,10 +76,7 @@ class SummarySaverHook(Hook):
         return {_SUMMARY: [op] if isinstance(op, str) else list(op)}
 
     def begin(self) -> None:
-        if self._writer is None:
-            from jhooks.hooks import event_writer
-            self._writer = event_writer.acquire(self._outputDir)
-            self._ownsWriter = True
+        self._events.open()
         self._nextStep = None
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
@@ -94,23 +90,19 @@ class SummarySaverHook(Hook):
         step = int(runValues.results[_GLOBAL_STEP]) + 1
         if self._nextStep is None or self._requestSummary:
             step = read_global_step(runContext.session)
-        if self._nextStep is None and hasattr(self._writer, "addSessionLog"):
-            self._writer.addSessionLog(_SESSION_LOG_START, step)
+        writer = self._events.get()
+        if self._nextStep is None and hasattr(writer, "addSessionLog"):
+            writer.addSessionLog(_SESSION_LOG_START, step)
         if self._requestSummary:
             self._timer.updateLastTriggeredStep(step)
             for value in runValues.results.get(_SUMMARY, []):
-                self._writer.addSummary(_as_bytes(value), step)
+                writer.addSummary(_as_bytes(value), step)
             for tag, value in runValues.results.get(_SCALARS, {}).items():
-                self._writer.addScalar(tag, float(value), step)
+                writer.addScalar(tag, float(value), step)
             if _SUMMARY in runValues.results or _SCALARS in runValues.results:
                 self._writtenSteps.append(step)
         self._nextStep = step + 1
 
     def end(self, session: Any) -> None:
         """Flushes; releases the shared writer if the hook acquired it (closed by its last user)."""
-        if self._ownsWriter:
-            from jhooks.hooks import event_writer
-            event_writer.release(self._writer)
-            self._writer, self._ownsWriter = None, False
-        elif self._writer is not None:
-            self._writer.flush()
+        self._events.end()
