@@ -53,8 +53,21 @@ class Hook:
         return f"{type(self).__module__}.{type(self).__qualname__}"
 
 
+class Described:
+    """A hook that stands for another one (a bridge wrapper): messages name it by
+    :meth:`describe` instead of its own class. Twin of ``org.jhooks.Described``."""
+
+    def describe(self) -> str:
+        """The label of the hook this object stands for, e.g. ``com.example.MyHook, Java``."""
+        raise NotImplementedError
+
+
 def hook_name(hook: Any, position: Optional[int] = None) -> str:
-    """How messages name a hook: ``hook #i (module.Class)``, or the class alone."""
+    """How messages name a hook: ``hook #i (module.Class)``, or the class alone; a
+    :class:`Described` hook by its ``describe()``: ``hook #2 (com.example.MyHook, Java)``, or
+    ``hook (com.example.MyHook, Java)`` without a position."""
+    if isinstance(hook, Described):
+        return f"hook {'' if position is None else f'#{position} '}({hook.describe()})"
     cls = type(hook)
     label = f"{cls.__module__}.{cls.__qualname__}"
     return label if position is None else f"hook #{position} ({label})"

@@ -1,6 +1,6 @@
 """numpy arrays <-> tensorflow-java ``org.tensorflow.ndarray.NdArray`` (copies, never views).
 
-Dtypes: float16/32/64, int8/16/32/64, uint8/16, bool, and strings (numpy object arrays of
+Dtypes: float16/32/64, bfloat16 (``ml_dtypes``, as TensorFlow uses), int8/16/32/64, uint8/16, bool, and strings (numpy object arrays of
 bytes or str, or numpy ``S``/``U`` arrays). Shapes (scalars, zero-size) and values are kept
 exactly; int64 is never narrowed. Numeric and boolean values cross in one bulk copy through a
 direct ``java.nio.ByteBuffer`` over the numpy memory (JPype's ``convertToDirectBuffer``), used only
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 _NUMERIC = {
-    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool",
+    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool",
 }
 
 
@@ -109,6 +109,8 @@ def to_numpy(array: Any) -> np.ndarray:
         out = np.empty(len(values), dtype=object)
         out[:] = [bytes(v) for v in values]
         return out.reshape(shape)
+    if dtype == "bfloat16":
+        import ml_dtypes  # noqa: F401 - registers numpy's "bfloat16"
     out = np.empty(shape, dtype=np.dtype(dtype))
     if out.size:
         _bridge_arrays().copyToBuffer(array, jpype.nio.convertToDirectBuffer(out.reshape(-1).view(np.uint8)))

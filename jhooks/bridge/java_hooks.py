@@ -22,7 +22,7 @@ import threading
 import weakref
 from typing import Any, Optional
 
-from jhooks.api.hook import Hook
+from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import SessionRunArgs
@@ -69,7 +69,7 @@ def _java_context(runContext: Any) -> Any:
         return context
 
 
-class JavaHook(Hook):
+class JavaHook(Hook, Described):
     """A Python hook calling a Java ``org.jhooks.Hook`` (see the module docstring)."""
 
     def __new__(cls, instance_or_class_name: Any, *ctor_args: Any) -> "JavaHook":
@@ -91,6 +91,10 @@ class JavaHook(Hook):
     @property
     def javaClassName(self) -> str:
         return str(self.java.getClass().getName())
+
+    def describe(self) -> str:
+        """``com.example.MyHook, Java``: how driver messages name this hook."""
+        return f"{self.javaClassName}, Java"
 
     def __repr__(self) -> str:
         return f"JavaHook({self.javaClassName})"

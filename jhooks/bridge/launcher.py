@@ -3,7 +3,8 @@
 ``python -m jhooks java [--classpath CP] MAIN_CLASS [--hook MODULE:CLASS]... [-- APP_ARGS...]``
 starts the JVM (jhooks.bridge.jvm, one TensorFlow runtime), appends CP, instantiates each
 ``--hook`` class with no arguments, installs a ``org.jhooks.python.PythonHooks.Loader`` and
-calls ``MAIN_CLASS.main(APP_ARGS)``. The app gets the hooks with
+calls ``MAIN_CLASS.main(APP_ARGS)``. :func:`install_hooks` installs hook objects built in
+Python instead (for a caller that runs the app itself and reads the hooks' results afterwards). The app gets the hooks with
 ``PythonHooks.fromCommandLine()`` or makes more with ``PythonHooks.load("module:Class", args...)``.
 See docs/bridge.md, "Launcher".
 """
@@ -94,14 +95,32 @@ class _Loader:
         return as_java_listener(_instantiate(str(spec), list(args or []), CheckpointSaverListener))
 
 
-def install(hook_specs: Sequence[str]) -> List[Any]:
-    """Instantiates the ``--hook`` classes and installs the loader; returns their Java hooks."""
+def install_hooks(hooks: Sequence[Hook]) -> List[Any]:
+    """Makes ``hooks`` (jhooks.Hook objects) what ``PythonHooks.fromCommandLine()`` returns on the
+    JVM, in order, as ``--hook`` does; ``PythonHooks.load`` works too. Replaces any earlier
+    installation. Starts the JVM if needed; returns the Java hooks.
+
+    Raises jhooks.HookValidationError for an object that is not a usable jhooks.Hook.
+    """
     import jpype
 
-    hooks = [as_java_hook(_instantiate(spec, [], Hook)) for spec in hook_specs]
-    loader = jpype.JProxy("org.jhooks.python.PythonHooks$Loader", inst=_Loader(hooks))
+    jvm.start()
+    java_hooks = [as_java_hook(h) for h in hooks]
+    loader = jpype.JProxy("org.jhooks.python.PythonHooks$Loader", inst=_Loader(java_hooks))
     jpype.JClass("org.jhooks.python.PythonHooks").install(loader)
-    return hooks
+    return java_hooks
+
+
+def uninstall_hooks() -> None:
+    """Removes the installed hooks; ``PythonHooks.available()`` is false again."""
+    import jpype
+
+    jpype.JClass("org.jhooks.python.PythonHooks").install(None)
+
+
+def install(hook_specs: Sequence[str]) -> List[Any]:
+    """Instantiates the ``--hook`` classes and installs them (:func:`install_hooks`)."""
+    return install_hooks([_instantiate(spec, [], Hook) for spec in hook_specs])
 
 
 def launch(main_class: str, app_args: Sequence[str], hook_specs: Sequence[str] = (),

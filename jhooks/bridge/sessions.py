@@ -42,6 +42,20 @@ class JavaSession:
     def restore(self, prefix: str) -> None:
         call_java(self.java.restore, prefix)
 
+    def saveableVariables(self) -> "dict[str, str]":
+        """``{checkpoint key: tensor name}`` of the Java session's ``saveableVariables()``.
+
+        Raises NotImplementedError (the Python twin of Java's UnsupportedOperationException) when
+        the Java view cannot list its variables.
+        """
+        import jpype
+
+        try:
+            listing = call_java(self.java.saveableVariables)
+        except jpype.JClass("java.lang.UnsupportedOperationException") as e:
+            raise NotImplementedError(str(e.getMessage())) from e
+        return {str(entry.getKey()): str(entry.getValue()) for entry in listing.entrySet()}
+
     def globalStepTensorName(self) -> str:
         return str(call_java(self.java.globalStepTensorName))
 
@@ -79,6 +93,25 @@ class _PythonSessionProxy:
         self.session.restore(str(prefix))
 
     @python_errors
+    def saveableVariables(self) -> Any:
+        """The Python view's ``saveableVariables()`` as a Java map (order kept); a view without
+        it, or raising NotImplementedError, gives Java's UnsupportedOperationException."""
+        import jpype
+
+        unsupported = jpype.JClass("java.lang.UnsupportedOperationException")
+        listing = getattr(self.session, "saveableVariables", None)
+        if listing is None:
+            raise unsupported(f"{_describe(self.session)} cannot list its variables; pass variables to Saver")
+        try:
+            variables = listing()
+        except NotImplementedError as e:
+            raise unsupported(str(e)) from None
+        out = jpype.JClass("java.util.LinkedHashMap")()
+        for key, tensor in variables.items():
+            out.put(jpype.JString(str(key)), jpype.JString(str(tensor)))
+        return out
+
+    @python_errors
     def globalStepTensorName(self) -> str:
         return str(self.session.globalStepTensorName())
 
@@ -102,7 +135,11 @@ class _PythonSessionProxy:
         return jpype.JLong(int(self.session.run(name)))
 
     def toString(self) -> str:
-        return f"Python session {type(self.session).__module__}.{type(self.session).__qualname__}"
+        return _describe(self.session)
+
+
+def _describe(session: Any) -> str:
+    return f"Python session {type(session).__module__}.{type(session).__qualname__}"
 
 
 _proxies: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()

@@ -22,7 +22,6 @@ from jhooks.demo import model
 from jhooks.demo.launch import python_hooks_installed
 from jhooks.hooks import (AsyncCheckpointSaverHook, FinalOpsHook, LoggingTensorHook, NanTensorHook, ProgressBarHook,
                           StepCounterHook)
-from jhooks.hooks.saver import Saver
 
 MAIN_CLASS = "org.jhooks.demo.JvmTrainingDemo"
 
@@ -51,8 +50,7 @@ def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, firstStep
     """Trains ``steps`` steps on the JVM from the latest checkpoint of ``checkpointDir``
     (``firstStep`` is its global step, 0 without one)."""
     jvm.start()
-    saver = AsyncCheckpointSaverHook(checkpointDir, saveSteps=saveSteps,
-                                     saver=Saver(variables=list(model.VARIABLES), maxToKeep=0))
+    saver = AsyncCheckpointSaverHook(checkpointDir, saveSteps=saveSteps, maxToKeep=0)
     counter = StepCounterHook(everyNSteps=logEvery, outputDir=tensorboardDir)
     final = FinalOpsHook(FINAL_OPS)
     hooks: List[Any] = [

@@ -7,22 +7,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator, Sequence
 
-from jhooks.bridge import jvm
-from jhooks.bridge.launcher import _Loader
-from jhooks.bridge.python_hooks import as_java_hook
+from jhooks.bridge.launcher import install_hooks, uninstall_hooks
 
 
 @contextlib.contextmanager
 def python_hooks_installed(hooks: Sequence[Any]) -> Iterator[None]:
     """Within the block, ``PythonHooks.fromCommandLine()`` on the JVM returns ``hooks`` (as Java
     hooks, in order; ``PythonHooks.load`` works as under the launcher); uninstalled afterwards."""
-    import jpype
-
-    jvm.start()
-    loader = jpype.JProxy("org.jhooks.python.PythonHooks$Loader", inst=_Loader([as_java_hook(h) for h in hooks]))
-    python_hooks = jpype.JClass("org.jhooks.python.PythonHooks")
-    python_hooks.install(loader)
+    install_hooks(hooks)
     try:
         yield
     finally:
-        python_hooks.install(None)
+        uninstall_hooks()

@@ -36,12 +36,6 @@ class RestoreProbe(Hook):
             self.values = {k: np.asarray(v) for k, v in fetched.items()}
 
 
-def _java_list(items):
-    import jpype
-
-    return jpype.JClass("java.util.ArrayList")(list(items))
-
-
 def _java_map(mapping: Dict[str, str]):
     import jpype
 
@@ -65,7 +59,7 @@ def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps
 
     hooks_pkg = "org.jhooks.hooks."
     java_saver = jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook").builder(checkpointDir) \
-        .saveSteps(saveSteps).saver(jpype.JClass(hooks_pkg + "Saver")(_java_list(model.VARIABLES), jpype.JObject(0, jpype.JClass("java.lang.Integer")))).build()
+        .saveSteps(saveSteps).maxToKeep(0).build()
     java_logger = jpype.JClass(hooks_pkg + "LoggingTensorHook")(
         _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}), jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")), None, False, None)
     java_final = jpype.JClass(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.api.session import read_global_step
+from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 logger = logging.getLogger(__name__)
@@ -40,9 +41,7 @@ class StepCounterHook(Hook):
         if (everyNSteps is None) == (everyNSecs is None):
             raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
         self._timer = SecondOrStepTimer(everyNSecs, everyNSteps)
-        self._outputDir = outputDir
-        self._writer = summaryWriter
-        self._ownsWriter = False
+        self._events = HookEventWriter(summaryWriter, outputDir)
         self._lastRate: Optional[float] = None
 
     def lastRate(self) -> Optional[float]:
@@ -50,10 +49,7 @@ class StepCounterHook(Hook):
         return self._lastRate
 
     def begin(self) -> None:
-        if self._writer is None and self._outputDir:
-            from jhooks.hooks import event_writer
-            self._writer = event_writer.acquire(self._outputDir)
-            self._ownsWriter = True
+        self._events.open()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         return SessionRunArgs(runContext.session.globalStepTensorName())
@@ -68,16 +64,9 @@ class StepCounterHook(Hook):
         if elapsedSecs is None or elapsedSecs <= 0:
             return
         self._lastRate = elapsedSteps / elapsedSecs
-        if self._writer is not None:
-            self._writer.addScalar(SUMMARY_TAG, self._lastRate, step)
+        if self._events.get() is not None:
+            self._events.get().addScalar(SUMMARY_TAG, self._lastRate, step)
         logger.info("%s: %g", SUMMARY_TAG, self._lastRate)
 
     def end(self, session: Any) -> None:
-        if self._writer is None:
-            return
-        if self._ownsWriter:
-            from jhooks.hooks import event_writer
-            event_writer.release(self._writer)
-            self._writer, self._ownsWriter = None, False
-        else:
-            self._writer.flush()
+        self._events.end()

@@ -9,6 +9,7 @@ import numpy as np
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.api.session import read_global_step
+from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 _GLOBAL_STEP = "globalStep"
@@ -18,15 +19,9 @@ _SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not importe
 
 
 def _as_bytes(value: Any) -> bytes:
-    """A serialized Summary from a string-tensor value. A numpy ``S`` scalar drops trailing NUL
-    bytes on ``item()``; ``tobytes()`` keeps them (its itemsize is the value's length)."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind == "S" and value.ndim == 0:
-            return value.tobytes()
-        value = value.item()
-    if isinstance(value, str):
-        return value.encode("latin-1")
-    return bytes(value)
+    """A serialized Summary from a string-tensor value: both drivers give a shape-() object array
+    holding ``bytes`` (docs/contract.md, "Fetches, feeds and results")."""
+    return bytes(value.item() if isinstance(value, np.ndarray) else value)
 
 
 class SummarySaverHook(Hook):
@@ -63,9 +58,7 @@ class SummarySaverHook(Hook):
             raise ValueError("one of outputDir or summaryWriter must be given")
         self._summaryOp = summaryOp
         self._scaffold = scaffold
-        self._outputDir = outputDir
-        self._writer = summaryWriter
-        self._ownsWriter = False
+        self._events = HookEventWriter(summaryWriter, outputDir)
         self._nextStep: Optional[int] = None
         self._requestSummary = False
         self._writtenSteps: List[int] = []
@@ -83,10 +76,7 @@ class SummarySaverHook(Hook):
         return {_SUMMARY: [op] if isinstance(op, str) else list(op)}
 
     def begin(self) -> None:
-        if self._writer is None:
-            from jhooks.hooks import event_writer
-            self._writer = event_writer.acquire(self._outputDir)
-            self._ownsWriter = True
+        self._events.open()
         self._nextStep = None
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
@@ -100,23 +90,19 @@ class SummarySaverHook(Hook):
         step = int(runValues.results[_GLOBAL_STEP]) + 1
         if self._nextStep is None or self._requestSummary:
             step = read_global_step(runContext.session)
-        if self._nextStep is None and hasattr(self._writer, "addSessionLog"):
-            self._writer.addSessionLog(_SESSION_LOG_START, step)
+        writer = self._events.get()
+        if self._nextStep is None and hasattr(writer, "addSessionLog"):
+            writer.addSessionLog(_SESSION_LOG_START, step)
         if self._requestSummary:
             self._timer.updateLastTriggeredStep(step)
             for value in runValues.results.get(_SUMMARY, []):
-                self._writer.addSummary(_as_bytes(value), step)
+                writer.addSummary(_as_bytes(value), step)
             for tag, value in runValues.results.get(_SCALARS, {}).items():
-                self._writer.addScalar(tag, float(value), step)
+                writer.addScalar(tag, float(value), step)
             if _SUMMARY in runValues.results or _SCALARS in runValues.results:
                 self._writtenSteps.append(step)
         self._nextStep = step + 1
 
     def end(self, session: Any) -> None:
         """Flushes; releases the shared writer if the hook acquired it (closed by its last user)."""
-        if self._ownsWriter:
-            from jhooks.hooks import event_writer
-            event_writer.release(self._writer)
-            self._writer, self._ownsWriter = None, False
-        elif self._writer is not None:
-            self._writer.flush()
+        self._events.end()

@@ -69,8 +69,20 @@ def resolve_feeds(graph: tf.Graph, feeds: Optional[Mapping[str, Any]], where: Wh
 
 
 def to_array(value: Any) -> np.ndarray:
-    """TF returns numpy scalars (np.float32, bytes) for rank-0 tensors; hooks get shape-() arrays."""
-    return value if isinstance(value, np.ndarray) else np.asarray(value)
+    """TF returns numpy scalars (np.float32, bytes) for rank-0 tensors; hooks get shape-() arrays.
+
+    Strings stay object arrays of ``bytes``, as TF returns non-scalar string tensors (and as the
+    bridge hands over Java strings): a ``bytes`` scalar becomes a shape-() object array holding
+    it unchanged (``np.asarray`` would make an ``S`` array, whose items drop trailing NUL bytes and
+    so corrupt serialized protos).
+    """
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, bytes):
+        out = np.empty((), dtype=object)
+        out[()] = value
+        return out
+    return np.asarray(value)
 
 
 def normalize_results(fetches: Any, results: Any) -> Any:

@@ -59,7 +59,7 @@ class TfSessionView:
         """Writes a TF V2 checkpoint of every global variable (incl. the global step) at ``prefix``.
 
         Files: ``prefix.index`` and ``prefix.data-00000-of-00001``; the parent directory is
-        created. The ``checkpoint`` state file is not touched (see jhooks.tf.checkpoint_state).
+        created. The ``checkpoint`` state file is not touched (see jhooks.hooks.checkpoint_state).
         """
         parent = os.path.dirname(os.path.abspath(prefix))
         os.makedirs(parent, exist_ok=True)

@@ -85,6 +85,18 @@ def test_float16_crosses_as_tensorflow_javas_float16_layout():
     assert back.dtype == np.float16 and back.tobytes() == a.tobytes()
 
 
+def test_bfloat16_crosses_as_tensorflow_javas_bfloat16_layout():
+    import ml_dtypes
+
+    a = np.array([0.1, 3.0e38, -2.0**-20], dtype=ml_dtypes.bfloat16)
+    nd = to_java(a)
+    assert [float(at(nd, i)) for i in range(3)] == [float(v) for v in a]
+    with jpype.JClass("org.jhooks.tf.Values").tensorOf(nd) as tensor:
+        assert str(tensor.dataType()) == "DT_BFLOAT16"
+    back = to_numpy(nd)
+    assert back.dtype == ml_dtypes.bfloat16 and back.tobytes() == a.tobytes()
+
+
 @pytest.mark.parametrize("shape", [(), (0,), (2, 2)])
 def test_strings_round_trip_as_bytes(shape):
     values = np.array(["héllo", "", "x" * 300, "tab\tnew\nline"][: max(1, int(np.prod(shape)))] if shape != (0,) else [],

@@ -96,7 +96,8 @@ def test_a_python_hook_error_stops_the_jvm_driver_and_comes_back_as_itself(java_
     # end() is not called after an error; the note names the hook as the JVM driver saw it
     assert [str(s) for s in java_log][-1].startswith("P.afterSessionRun")
     notes = "\n".join(e.value.__notes__)
-    assert "hook #2 (org.jhooks.bridge.PythonHook).afterSessionRun: raised org.jhooks.bridge.PythonException" in notes
+    failing = f"{Failing.__module__}.{Failing.__qualname__}"
+    assert f"hook #2 ({failing}, Python).afterSessionRun: raised org.jhooks.bridge.PythonException" in notes
     assert "at <python>.test_jvm_driver_python_hooks.afterSessionRun(" in notes
 
 
@@ -144,3 +145,20 @@ def test_a_python_checkpoint_listener_in_the_jvm_training_session(tmp_path, java
         ("beforeSave", 4, 4), ("afterSave", 4, ["checkpoint"]),
         ("end", 4),
     ]
+
+
+def test_a_python_hook_gets_float16_and_bfloat16_from_the_jvm_driver():
+    import ml_dtypes
+
+    seen = []
+
+    class HalfReader(jhooks.Hook):
+        def beforeSessionRun(self, runContext):
+            return jhooks.SessionRunArgs({"half": "x_half:0", "bf16": "x_bfloat16:0"})
+
+        def afterSessionRun(self, runContext, runValues):
+            seen.append(sorted((k, v.dtype.name, float(v)) for k, v in runValues.results.items()))
+
+    call_java(JvmDriver().run, java_list(as_java_hook(HalfReader())), 1, None)
+    assert seen == [[("bf16", "bfloat16", 1.0), ("half", "float16", 1.0)]]
+    assert np.dtype("bfloat16") == np.dtype(ml_dtypes.bfloat16)

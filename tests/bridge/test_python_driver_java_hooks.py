@@ -1,6 +1,7 @@
 """Java hooks in TensorFlow's Python monitored sessions (jhooks.tf), alone and mixed with Python hooks."""
 
 import jpype
+import pytest
 import numpy as np
 import tensorflow as tf
 
@@ -121,3 +122,15 @@ def test_a_java_checkpoint_listener_sees_the_python_session(tmp_path, java_log):
             view.save(str(tmp_path / "model.ckpt-1"))
             assert listener.afterSave(view, 1) is False
     assert list(map(str, java_log)) == ["listener.beforeSave 1 step=1", "listener.afterSave 1 step=1"]
+
+
+def test_errors_of_the_python_driver_name_a_java_hook_by_its_java_class(java_log):
+    from jhooks.tf.errors import GraphNameError
+
+    with tf.Graph().as_default():
+        train, _ = build_graph()
+        hook = JavaHook(RecordingHook("J", "no_such_tensor:0", None, -1))
+        with pytest.raises(GraphNameError) as e:
+            with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([jhooks.Hook(), hook])) as sess:
+                sess.run(train)
+    assert str(e.value).startswith("hook (org.jhooks.bridgetest.RecordingHook, Java).beforeSessionRun: 'no_such_tensor:0'")

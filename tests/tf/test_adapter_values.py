@@ -195,3 +195,24 @@ def test_before_run_returning_something_else_names_the_hook(graph):
     with pytest.raises(jhooks.HookError, match=r"Bad\.beforeSessionRun: returned str 'doubled:0'"):
         with open_session("monitored", [Bad()]) as sess:
             sess.run(c.train)
+
+
+def test_string_results_are_object_arrays_of_the_exact_bytes(graph):
+    from tensorboard.compat.proto import summary_pb2
+
+    c = Counter()
+    summary = tf.compat.v1.summary.scalar("loss", tf.constant(0.0), collections=[])  # serializes to ...\x00\x00
+    tf.constant(b"ends in nuls\x00\x00", name="nuls")
+    tf.constant([b"a\x00", b"", b"\x00"], name="vector")
+    hook = Asker(jhooks.SessionRunArgs({"summary": summary.name, "nuls": "nuls:0", "vector": "vector:0"}))
+    with open_session("monitored", [hook]) as sess:
+        sess.run(c.train, feed_dict={c.x: 1.0})
+        raw = sess._tf_sess()  # noqa: SLF001 - TF's own values to compare with
+        expected = raw.run({"summary": summary, "nuls": "nuls:0", "vector": "vector:0"})
+    r = hook.values[0].results
+    assert [(k, r[k].dtype, r[k].shape) for k in sorted(r)] == [
+        ("nuls", np.dtype(object), ()), ("summary", np.dtype(object), ()), ("vector", np.dtype(object), (3,))]
+    assert r["nuls"].item() == expected["nuls"] == b"ends in nuls\x00\x00"
+    assert r["summary"].item() == expected["summary"] and expected["summary"].endswith(b"\x00")
+    assert summary_pb2.Summary.FromString(r["summary"].item()).value[0].simple_value == 0.0
+    assert r["vector"].tolist() == [b"a\x00", b"", b"\x00"]

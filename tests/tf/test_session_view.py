@@ -6,7 +6,7 @@ import numpy as np
 import tensorflow as tf
 
 import jhooks
-from jhooks.tf import checkpoint_state
+from jhooks.hooks import checkpoint_state
 from tf_support import Counter, open_session
 
 
@@ -47,10 +47,17 @@ def test_save_restore_round_trip_and_state_file(graph, tmp_path):
 
     d = str(tmp_path / "ckpt")
     older = str(tmp_path / "ckpt" / "model.ckpt-1")
-    checkpoint_state.write_state(d, prefix, [older])
-    assert tf.train.latest_checkpoint(d) == prefix == checkpoint_state.latest(d)
-    assert checkpoint_state.all_prefixes(d) == [older, prefix]
+    elsewhere = str(tmp_path / "elsewhere" / "model.ckpt-0")
+    checkpoint_state.write_state(d, [elsewhere, older, prefix])
+    assert tf.train.latest_checkpoint(d) == prefix == checkpoint_state.CheckpointState.latestCheckpoint(d)
+    assert list(tf.train.get_checkpoint_state(d).all_model_checkpoint_paths) == [elsewhere, older, prefix]
+    with open(os.path.join(d, "checkpoint")) as f:  # relative inside the dir, absolute outside it
+        assert [line.split(": ")[1].strip() for line in f] == [
+            '"model.ckpt-2"', f'"{elsewhere}"', '"model.ckpt-1"', '"model.ckpt-2"']
     assert [n for n in os.listdir(d) if ".tmp" in n] == []
+
+    tf.compat.v1.train.update_checkpoint_state(d, prefix, all_model_checkpoint_paths=[elsewhere, prefix])
+    assert checkpoint_state.read_state(d) == [elsewhere, prefix]  # TF's own file, with its timestamps
 
 
 def test_global_step_name_without_a_global_step(graph):

@@ -16,6 +16,8 @@ import org.tensorflow.ndarray.Shape;
 import org.tensorflow.op.Ops;
 import org.tensorflow.op.core.Placeholder;
 import org.tensorflow.op.core.Variable;
+import org.tensorflow.types.TBfloat16;
+import org.tensorflow.types.TFloat16;
 import org.tensorflow.types.TFloat32;
 
 /**
@@ -23,7 +25,8 @@ import org.tensorflow.types.TFloat32;
  *
  * <p>Graph: float variable {@code v} bumped by 1 each step ({@code train_step} also adds 1 to
  * {@code global_step}); placeholder {@code x} with {@code double = 2x}; placeholder-with-default
- * {@code y} (0) with {@code y_times_3 = 3y}.
+ * {@code y} (0) with {@code y_times_3 = 3y}; {@code x_half}, {@code x_bfloat16}: x cast to float16 and
+ * bfloat16.
  */
 public final class JvmDriver {
   private JvmDriver() {}
@@ -37,6 +40,8 @@ public final class JvmDriver {
     tf.withName("double").math.mul(x, tf.constant(2f));
     var y = tf.withName("y").placeholderWithDefault(tf.constant(0f), Shape.scalar());
     tf.withName("y_times_3").math.mul(y, tf.constant(3f));
+    tf.withName("x_half").dtypes.cast(x, TFloat16.class);
+    tf.withName("x_bfloat16").dtypes.cast(x, TBfloat16.class);
     GlobalStep.create(tf, bump);
     return g;
   }

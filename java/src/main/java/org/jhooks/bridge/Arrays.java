@@ -27,7 +27,8 @@ import org.tensorflow.ndarray.buffer.layout.DataLayouts;
  * views the numpy array's memory (JPype's {@code convertToDirectBuffer}); the buffer is used only
  * during the call, never kept. The NdArrays made here wrap Java arrays the caller then owns.
  * float16 is stored as its 16-bit pattern with tensorflow-java's {@code FLOAT16} layout (a {@link
- * FloatNdArray}, like {@code TFloat16}); bool as bytes with the {@code BOOL} layout. Strings cross
+ * FloatNdArray}, like {@code TFloat16}), bfloat16 likewise with the {@code BFLOAT16} layout; bool
+ * as bytes with the {@code BOOL} layout. Strings cross
  * as UTF-8 {@code byte[]} elements. See docs/bridge.md, "Arrays and ownership".
  */
 public final class Arrays {
@@ -67,6 +68,11 @@ public final class Arrays {
         b.asShortBuffer().get(bits);
         FloatDataBuffer halves = DataLayouts.FLOAT16.applyTo(DataBuffers.of(bits, false, false));
         return DTypes.tag(NdArrays.wrap(s, halves), dtype);
+      }
+      case "bfloat16": {
+        short[] bits = new short[n];
+        b.asShortBuffer().get(bits);
+        return DTypes.tag(NdArrays.wrap(s, DataLayouts.BFLOAT16.applyTo(DataBuffers.of(bits, false, false))), dtype);
       }
       case "int32": {
         int[] a = new int[n];
@@ -153,6 +159,12 @@ public final class Arrays {
         b.asShortBuffer().put(bits);
         return;
       }
+      case "bfloat16": {
+        short[] bits = new short[n];
+        ((FloatNdArray) src).copyTo(DataLayouts.BFLOAT16.applyTo(DataBuffers.of(bits, false, false)));
+        b.asShortBuffer().put(bits);
+        return;
+      }
       case "float64": {
         double[] a = new double[n];
         ((DoubleNdArray) src).copyTo(DataBuffers.of(a, false, false));
@@ -225,6 +237,7 @@ public final class Arrays {
       case "bool":
         return 1;
       case "float16":
+      case "bfloat16":
       case "int16":
       case "uint16":
         return 2;

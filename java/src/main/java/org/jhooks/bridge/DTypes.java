@@ -1,11 +1,6 @@
 package org.jhooks.bridge;
 
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import org.jhooks.ndarray.DTypeTags;
 import org.tensorflow.ndarray.BooleanNdArray;
 import org.tensorflow.ndarray.ByteNdArray;
 import org.tensorflow.ndarray.DoubleNdArray;
@@ -18,41 +13,23 @@ import org.tensorflow.types.family.TType;
 
 /**
  * The numpy dtype name of an {@link NdArray}: {@code float16}, {@code float32}, {@code float64},
- * {@code int8}, {@code int16}, {@code int32}, {@code int64}, {@code uint8}, {@code uint16},
- * {@code bool}, {@code string}.
+ * {@code bfloat16} (ml_dtypes), {@code int8}, {@code int16}, {@code int32}, {@code int64},
+ * {@code uint8}, {@code uint16}, {@code bool}, {@code string}.
  *
  * <p>A heap NdArray does not know its TensorFlow dtype (a {@code ByteNdArray} may hold int8 or
- * uint8), so arrays built by the bridge are tagged here (weakly, by identity), tensors answer with
- * their {@code dataType()}, and anything else gets its family's default: the only tensorflow-java
- * type of that family ({@code ByteNdArray} uint8, {@code ShortNdArray} uint16). Drivers that copy a
- * float16 or bfloat16 tensor into a heap array may {@link #tag} the copy so Python sees float16.
+ * uint8), so arrays built by the bridge are tagged ({@link DTypeTags}, weakly, by identity),
+ * tensors answer with their {@code dataType()}, and anything else gets its family's default: the
+ * only tensorflow-java type of that family ({@code ByteNdArray} uint8, {@code ShortNdArray}
+ * uint16). The JVM driver tags its heap copies of float16 and bfloat16 tensors ({@code
+ * org.jhooks.tf.Values#copyOf}), so Python sees float16 / bfloat16 (ml_dtypes).
  * See docs/bridge.md, "Arrays".
  */
 public final class DTypes {
   private DTypes() {}
 
-  private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-  private static final Map<Integer, List<Tag>> TAGS = new HashMap<>();
-
-  private static final class Tag extends WeakReference<Object> {
-    final int hash;
-    final String dtype;
-
-    Tag(Object referent, String dtype) {
-      super(referent, QUEUE);
-      this.hash = System.identityHashCode(referent);
-      this.dtype = dtype;
-    }
-  }
-
   /** Records that {@code array} holds values of numpy dtype {@code dtype}; returns {@code array}. */
   public static <A extends NdArray<?>> A tag(A array, String dtype) {
-    synchronized (TAGS) {
-      expunge();
-      Tag t = new Tag(array, dtype);
-      TAGS.computeIfAbsent(t.hash, h -> new ArrayList<>(1)).add(t);
-    }
-    return array;
+    return DTypeTags.tag(array, dtype);
   }
 
   /** The numpy dtype name of {@code array}. */
@@ -60,16 +37,9 @@ public final class DTypes {
     if (array instanceof TType) {
       return fromTensorFlow(((TType) array).dataType().name());
     }
-    synchronized (TAGS) {
-      expunge();
-      List<Tag> tags = TAGS.get(System.identityHashCode(array));
-      if (tags != null) {
-        for (Tag t : tags) {
-          if (t.get() == array) {
-            return t.dtype;
-          }
-        }
-      }
+    String tagged = DTypeTags.tagOf(array);
+    if (tagged != null) {
+      return tagged;
     }
     if (array instanceof FloatNdArray) {
       return "float32";
@@ -100,8 +70,9 @@ public final class DTypes {
     switch (dataType) {
       case "DT_HALF":
         return "float16";
+      case "DT_BFLOAT16":
+        return "bfloat16"; // ml_dtypes.bfloat16, which TensorFlow's numpy results use
       case "DT_FLOAT":
-      case "DT_BFLOAT16": // numpy has no bfloat16; every bfloat16 value is exact in float32
         return "float32";
       case "DT_DOUBLE":
         return "float64";
@@ -123,20 +94,6 @@ public final class DTypes {
         return "string";
       default:
         throw new IllegalArgumentException("tensor dtype " + dataType + " has no numpy twin in jhooks");
-    }
-  }
-
-  private static void expunge() {
-    Object ref;
-    while ((ref = QUEUE.poll()) != null) {
-      Tag t = (Tag) ref;
-      List<Tag> tags = TAGS.get(t.hash);
-      if (tags != null) {
-        tags.remove(t);
-        if (tags.isEmpty()) {
-          TAGS.remove(t.hash);
-        }
-      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.jhooks.bridge;
 
 import org.jhooks.Coordinator;
+import org.jhooks.Described;
 import org.jhooks.Hook;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -12,7 +13,7 @@ import org.jhooks.SessionRunValues;
  * {@link #toString()} names the Python class (a proxy's own class name says nothing). Its
  * exceptions are {@link PythonException}s. Made by {@code jhooks.bridge.as_java_hook}.
  */
-public final class PythonHook implements Hook {
+public final class PythonHook implements Hook, Described {
   private final Hook delegate;
   private final String pythonName;
 
@@ -58,6 +59,12 @@ public final class PythonHook implements Hook {
   @Override
   public void end(Session session) {
     delegate.end(session);
+  }
+
+  /** {@code module.Class, Python}: how driver messages name this hook. */
+  @Override
+  public String describe() {
+    return pythonName + ", Python";
   }
 
   @Override

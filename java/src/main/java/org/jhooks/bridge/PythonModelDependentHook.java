@@ -2,6 +2,7 @@ package org.jhooks.bridge;
 
 import java.util.function.Consumer;
 import org.jhooks.Coordinator;
+import org.jhooks.Described;
 import org.jhooks.Hook;
 import org.jhooks.ModelDependentHook;
 import org.jhooks.Session;
@@ -16,7 +17,7 @@ import org.jhooks.SessionRunValues;
  * just before {@code beginSession()}, which the contract says comes after the driver set it.
  * Made by {@code jhooks.bridge.as_java_hook}.
  */
-public final class PythonModelDependentHook extends ModelDependentHook {
+public final class PythonModelDependentHook extends ModelDependentHook implements Described {
   private final Hook delegate;
   private final String pythonName;
   private final Consumer<org.jhooks.ModelInstance> onModel;
@@ -73,6 +74,12 @@ public final class PythonModelDependentHook extends ModelDependentHook {
   @Override
   public void end(Session session) {
     delegate.end(session);
+  }
+
+  /** {@code module.Class, Python}: how driver messages name this hook. */
+  @Override
+  public String describe() {
+    return pythonName + ", Python";
   }
 
   @Override

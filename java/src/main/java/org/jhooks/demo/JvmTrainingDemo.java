@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 import org.jhooks.Hook;
+import org.jhooks.ModelInstance;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
-import org.jhooks.hooks.Saver;
 import org.jhooks.python.PythonHooks;
 import org.jhooks.tf.CheckpointRestoringSessionCreator;
 import org.jhooks.tf.GlobalStep;
@@ -30,12 +30,15 @@ import org.tensorflow.ndarray.NdArray;
  * <p>Hooks: started by the jhooks launcher ({@code python -m jhooks java ... --hook ...}, or {@code
  * python -m jhooks demo}), the Python hooks of {@link PythonHooks#fromCommandLine()} — they decide
  * what is logged and saved; the session only restores from the checkpoint dir. Started as a plain
- * Java program, Java hooks: an {@link AsyncCheckpointSaverHook} saving {@link DemoModel#VARIABLES}
+ * Java program, Java hooks: an {@link AsyncCheckpointSaverHook} saving every variable (all checkpoints kept)
  * every {@code --save-steps} steps. The loop runs {@code train_step} until the global step is
  * {@code --steps} past the restored one or a hook asks to stop.
  */
 public final class JvmTrainingDemo {
   private static final Logger LOG = Logger.getLogger(JvmTrainingDemo.class.getName());
+  /** What ModelDependentHooks (such as a {@code --hook} one) get: the loss, train op and global step. */
+  public static final ModelInstance MODEL =
+      ModelInstance.of(DemoModel.LOSS, DemoModel.TRAIN_OP, GlobalStep.TENSOR_NAME);
 
   private JvmTrainingDemo() {}
 
@@ -114,7 +117,7 @@ public final class JvmTrainingDemo {
   public static List<Hook> javaHooks(Options o) {
     List<Hook> hooks = new ArrayList<>();
     hooks.add(AsyncCheckpointSaverHook.builder(o.checkpointDir.toString())
-        .saveSteps(o.saveSteps).saver(new Saver(DemoModel.VARIABLES, 0)).build());
+        .saveSteps(o.saveSteps).maxToKeep(0).build());
     return hooks;
   }
 
@@ -124,6 +127,7 @@ public final class JvmTrainingDemo {
     try (Graph graph = DemoModel.build(data, o.learningRate)) {
       MonitoredSession session = MonitoredTrainingSession.builder(graph)
           .hooks(hooks)
+          .modelInstance(MODEL)
           .logStepCountSteps(0)
           .sessionCreator(new CheckpointRestoringSessionCreator(o.checkpointDir))
           .build();

@@ -21,9 +21,7 @@ public final class StepCounterHook implements Hook {
   private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.StepCounterHook");
 
   private final SecondOrStepTimer timer;
-  private final String outputDir;
-  private EventFileWriter summaryWriter;
-  private boolean ownsWriter;
+  private final HookEventWriter writer;
   private Double lastRate;
 
   /**
@@ -38,8 +36,7 @@ public final class StepCounterHook implements Hook {
       throw new IllegalArgumentException("exactly one of every_n_steps and every_n_secs should be provided.");
     }
     this.timer = new SecondOrStepTimer(everyNSecs, everyNSteps == null ? null : (long) (int) everyNSteps);
-    this.outputDir = outputDir;
-    this.summaryWriter = summaryWriter;
+    this.writer = new HookEventWriter(summaryWriter, outputDir);
   }
 
   /** Every 100 steps, log only: TF's defaults. */
@@ -54,10 +51,7 @@ public final class StepCounterHook implements Hook {
 
   @Override
   public void begin() {
-    if (summaryWriter == null && outputDir != null) {
-      summaryWriter = new EventFileWriter(outputDir);
-      ownsWriter = true;
-    }
+    writer.open();
   }
 
   @Override
@@ -82,20 +76,15 @@ public final class StepCounterHook implements Hook {
 
   private void record(double stepsPerSec, long step, String tag) {
     lastRate = stepsPerSec;
-    if (summaryWriter != null) {
-      summaryWriter.addScalar(tag, stepsPerSec, step);
+    if (writer.get() != null) {
+      writer.get().addScalar(tag, stepsPerSec, step);
     }
     LOG.info(String.format("%s: %s", tag, formatG(stepsPerSec)));
   }
 
   @Override
   public void end(Session session) {
-    if (summaryWriter != null) {
-      summaryWriter.flush();
-      if (ownsWriter) {
-        summaryWriter.close();
-      }
-    }
+    writer.end();
   }
 
   private static String tag(Session session) {

@@ -32,11 +32,9 @@ public final class SummarySaverHook implements Hook {
   private static final String SUMMARY_KEY = "summary";
 
   private final SecondOrStepTimer timer;
-  private final String outputDir;
   private final Object summaryOp;
   private final boolean scalarMap;
-  private EventFileWriter summaryWriter;
-  private boolean ownsWriter;
+  private final HookEventWriter writer;
   private Long nextStep;
   private boolean requestSummary;
   private int written;
@@ -64,8 +62,7 @@ public final class SummarySaverHook implements Hook {
     Nest.validate(op);
     this.summaryOp = op instanceof Map ? new LinkedHashMap<>((Map<?, ?>) op) : op;
     this.scalarMap = op instanceof Map;
-    this.outputDir = outputDir;
-    this.summaryWriter = summaryWriter;
+    this.writer = new HookEventWriter(summaryWriter, outputDir);
   }
 
   /** How many summaries were written (one per summary tensor per write, or per scalar map). */
@@ -75,10 +72,7 @@ public final class SummarySaverHook implements Hook {
 
   @Override
   public void begin() {
-    if (summaryWriter == null) {
-      summaryWriter = new EventFileWriter(outputDir);
-      ownsWriter = true;
-    }
+    writer.open();
     nextStep = null;
   }
 
@@ -101,7 +95,7 @@ public final class SummarySaverHook implements Hook {
       globalStep = runContext.session().globalStep();
     }
     if (nextStep == null) {
-      summaryWriter.addSessionLog(SessionLog.SessionStatus.START, globalStep);
+      writer.get().addSessionLog(SessionLog.SessionStatus.START, globalStep);
     }
     if (requestSummary) {
       timer.updateLastTriggeredStep(globalStep);
@@ -125,7 +119,7 @@ public final class SummarySaverHook implements Hook {
         s.addValue(org.tensorflow.proto.Summary.Value.newBuilder()
             .setTag((String) e.getKey()).setSimpleValue(((Number) v).floatValue()));
       }
-      summaryWriter.addSummary(s.build(), step);
+      writer.get().addSummary(s.build(), step);
       written++;
       return;
     }
@@ -136,7 +130,7 @@ public final class SummarySaverHook implements Hook {
       leaves.add(summaries);
     }
     for (Object leaf : leaves) {
-      summaryWriter.addSummary(bytesOf(((NdArray<?>) leaf).getObject()), step);
+      writer.get().addSummary(bytesOf(((NdArray<?>) leaf).getObject()), step);
       written++;
     }
   }
@@ -160,11 +154,6 @@ public final class SummarySaverHook implements Hook {
 
   @Override
   public void end(Session session) {
-    if (summaryWriter != null) {
-      summaryWriter.flush();
-      if (ownsWriter) {
-        summaryWriter.close();
-      }
-    }
+    writer.end();
   }
 }

@@ -2,11 +2,14 @@ package org.jhooks.tf;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,15 +48,22 @@ public final class Checkpoints {
   }
 
   /**
-   * Writes the state file: to a temporary file in {@code dir}, then renamed over {@code
-   * checkpoint} with an atomic move.
+   * Writes the state file: to a temporary file in {@code dir}, forced to disk ({@link
+   * FileChannel#force}), then renamed over {@code checkpoint} with an atomic move, so neither a
+   * reader nor a crash sees a half-written file. The only writer of state files in org.jhooks.
    */
   public static void writeState(Path dir, CheckpointState state) {
     Path tmp = null;
     try {
       Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, STATE_FILE + ".tmp", "");
-      Files.writeString(tmp, state.toText(), StandardCharsets.UTF_8);
+      ByteBuffer text = ByteBuffer.wrap(state.toText().getBytes(StandardCharsets.UTF_8));
+      try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        while (text.hasRemaining()) {
+          channel.write(text);
+        }
+        channel.force(true);
+      }
       Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       tmp = null;
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package org.jhooks.tf;
 
+import org.jhooks.ndarray.DTypeTags;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.BooleanNdArray;
 import org.tensorflow.ndarray.ByteNdArray;
@@ -26,13 +27,17 @@ import org.tensorflow.types.family.TType;
 /**
  * Copies between native tensors and heap {@link NdArray}s, preserving the shape.
  *
- * <p>dtype to heap type: float32, float16, bfloat16 → {@link FloatNdArray}; float64 → {@link
+ * <p>dtype to heap type: float32, float16, bfloat16 → {@link FloatNdArray} (float16 and bfloat16
+ * copies tagged in {@link DTypeTags}, so the bridge hands Python float16 / bfloat16); float64 → {@link
  * DoubleNdArray}; int32 → {@link IntNdArray}; int64 → {@link LongNdArray}; uint8 → {@link
  * ByteNdArray}; uint16 → {@link ShortNdArray}; bool → {@link BooleanNdArray}; string → {@code
  * NdArray<String>} (UTF-8). Other dtypes raise {@link IllegalArgumentException}. See {@code
  * docs/contract.md}, "Values and ownership".
  */
 public final class Values {
+  private static final String FLOAT16 = "float16";
+  private static final String BFLOAT16 = "bfloat16";
+
   private Values() {}
 
   /**
@@ -45,9 +50,11 @@ public final class Values {
     DataType dtype = tensor.dataType();
     switch (dtype) {
       case DT_FLOAT:
-      case DT_HALF:
-      case DT_BFLOAT16:
         return copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape()));
+      case DT_HALF:
+        return DTypeTags.tag(copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape())), FLOAT16);
+      case DT_BFLOAT16:
+        return DTypeTags.tag(copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape())), BFLOAT16);
       case DT_DOUBLE:
         return copy((DoubleNdArray) tensor, NdArrays.ofDoubles(tensor.shape()));
       case DT_INT32:
@@ -115,14 +122,15 @@ public final class Values {
 
   /**
    * The dtype a heap value is written as when no graph endpoint says: the reverse of {@link
-   * #copyOf} (float16 and bfloat16 come back as float32, since the heap copy cannot tell them
-   * apart); {@code NdArray<String>} and {@code NdArray<byte[]>} are string.
+   * #copyOf} (a {@link FloatNdArray} is float32 unless tagged float16 / bfloat16 in {@link
+   * DTypeTags}); {@code NdArray<String>} and {@code NdArray<byte[]>} are string.
    *
    * @throws IllegalArgumentException any other element type
    */
   public static DataType dtypeOf(NdArray<?> value) {
     if (value instanceof FloatNdArray) {
-      return DataType.DT_FLOAT;
+      String tag = DTypeTags.tagOf(value);
+      return FLOAT16.equals(tag) ? DataType.DT_HALF : BFLOAT16.equals(tag) ? DataType.DT_BFLOAT16 : DataType.DT_FLOAT;
     } else if (value instanceof DoubleNdArray) {
       return DataType.DT_DOUBLE;
     } else if (value instanceof IntNdArray) {

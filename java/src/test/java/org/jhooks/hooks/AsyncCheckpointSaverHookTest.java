@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jhooks.HookException;
+import org.jhooks.testing.CounterGraph;
 import org.jhooks.tf.CheckpointState;
 import org.jhooks.tf.Checkpoints;
 import org.jhooks.tf.MonitoredSession;
@@ -32,7 +33,7 @@ public class AsyncCheckpointSaverHookTest {
   public void everyCheckpointHoldsTheValuesOfItsLabelledStep() throws Exception {
     Path dir = tmp.newFolder().toPath();
     AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(0).build();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 30, hook);
     }
     List<Long> expected = new ArrayList<>();
@@ -63,7 +64,7 @@ public class AsyncCheckpointSaverHookTest {
     };
     AsyncCheckpointSaverHook hook =
         AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).maxToKeep(0).listeners(l, threadCheck).build();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
     assertEquals(List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:2", "afterSave:2", "beforeSave:4",
@@ -76,7 +77,7 @@ public class AsyncCheckpointSaverHookTest {
     Path dir = tmp.newFolder().toPath();
     AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).build();
     List<Long> stepsRun = new ArrayList<>();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookException e = assertThrows(HookException.class, () -> {
         try (MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
           hook.waitForPendingSaves();
@@ -84,7 +85,7 @@ public class AsyncCheckpointSaverHookTest {
           deleteTree(dir);
           Files.writeString(dir, "not a directory");
           for (int i = 0; i < 10; i++) {
-            s.run(HookGraphs.TRAIN);
+            s.run(CounterGraph.TRAIN);
             stepsRun.add((long) i);
           }
         }
@@ -113,7 +114,7 @@ public class AsyncCheckpointSaverHookTest {
         release.countDown();
       }
     };
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 4, hook);
     }
     assertEquals(0, release.getCount());
@@ -127,7 +128,7 @@ public class AsyncCheckpointSaverHookTest {
     CheckpointSaverHookTest.RecordingListener l = new CheckpointSaverHookTest.RecordingListener(dir, 2);
     AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
     int runs;
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       runs = HookGraphs.train(g, 1000, hook);
     }
     assertTrue("runs after the stop request: " + runs, runs < 1000);
@@ -159,7 +160,7 @@ public class AsyncCheckpointSaverHookTest {
       }
     });
     reader.start();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 40, hook);
     } finally {
       done.set(true);
@@ -180,15 +181,15 @@ public class AsyncCheckpointSaverHookTest {
   @Test
   public void aNewSessionRestoresTheLatestAsyncCheckpoint() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 7, AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(5).build());
     }
     AsyncCheckpointSaverHook second = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(5).build();
-    try (Graph g = HookGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).sessionCreator(new CheckpointRestoringSessionCreator(dir))
             .hooks(second).build()) {
       assertEquals(7L, s.session().globalStep());
-      s.run(HookGraphs.TRAIN);
+      s.run(CounterGraph.TRAIN);
     }
     // Step 7 is restored (not saved again), step 8 saved at the end; rotation continued the old list.
     assertEquals(List.of(8L), second.savedSteps());

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Session;
+import org.jhooks.testing.CounterGraph;
 import org.jhooks.tf.Checkpoints;
 import org.junit.Rule;
 import org.junit.Test;
@@ -62,7 +63,7 @@ public class CheckpointSaverHookTest {
     Path dir = tmp.newFolder().toPath();
     RecordingListener l = new RecordingListener(dir, -1);
     CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(3).maxToKeep(0).listeners(l).build();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 7, hook);
     }
     assertEquals(List.of(0L, 3L, 6L, 7L), hook.savedSteps());
@@ -83,7 +84,7 @@ public class CheckpointSaverHookTest {
     Path dir = tmp.newFolder().toPath();
     CheckpointSaverHook hook =
         CheckpointSaverHook.builder(dir.toString()).saveSteps(2).saver(new Saver(List.of("v", "global_step"), 0)).build();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
     assertEquals(List.of(0L, 2L, 4L, 5L), hook.savedSteps());
@@ -96,7 +97,7 @@ public class CheckpointSaverHookTest {
   public void rotationKeepsMaxToKeepNewestCheckpoints() throws Exception {
     Path dir = tmp.newFolder().toPath();
     CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(2).build();
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
     assertEquals(List.of("model.ckpt-4", "model.ckpt-5"), hook.keptCheckpoints());
@@ -110,7 +111,7 @@ public class CheckpointSaverHookTest {
     RecordingListener l = new RecordingListener(dir, 4);
     CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
     int runs;
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       runs = HookGraphs.train(g, 100, hook);
     }
     assertEquals(4, runs);

@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.testing.CounterGraph;
 import org.jhooks.tf.MonitoredSession;
 import org.junit.Rule;
 import org.junit.Test;
@@ -67,12 +68,12 @@ public class StandardHooksTest {
 
   @Test
   public void stopAtStepStopsAtNumStepsOrLastStep() {
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       StopAtStepHook h = StopAtStepHook.ofNumSteps(4);
       assertEquals(4, HookGraphs.train(g, 100, h));
       assertEquals(Long.valueOf(4), h.lastStep());
     }
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       assertEquals(6, HookGraphs.train(g, 100, StopAtStepHook.ofLastStep(6)));
     }
     assertEquals("Only one of num_steps or last_step can be specified.",
@@ -88,7 +89,7 @@ public class StandardHooksTest {
     ops.put("more", List.of("global_step:0", "double:0"));
     FinalOpsHook h = new FinalOpsHook(ops, Map.of("x:0", NdArrays.scalarOf(21f)));
     assertNull(h.finalOpsValues());
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 3, h);
     }
     Map<?, ?> values = (Map<?, ?>) h.finalOpsValues();
@@ -108,7 +109,7 @@ public class StandardHooksTest {
         throw new IllegalStateException("boom");
       }
     };
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       assertThrows(IllegalStateException.class, () -> HookGraphs.train(g, 3, h, failing));
     }
     assertNull(h.finalOpsValues());
@@ -117,7 +118,7 @@ public class StandardHooksTest {
   @Test
   public void finalOpsEndOfInputIsLoggedAndReRaised() {
     FinalOpsHook h = new FinalOpsHook("next:0");
-    try (Graph g = HookGraphs.counterWithInput(2); Captured log = new Captured("org.jhooks.hooks.FinalOpsHook")) {
+    try (Graph g = CounterGraph.counterWithInput(2); Captured log = new Captured("org.jhooks.hooks.FinalOpsHook")) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(h).build();
       while (!s.shouldStop()) {
         s.run("next:0");
@@ -132,14 +133,14 @@ public class StandardHooksTest {
   @Test
   public void nanLossFailsOrStops() {
     float[] xs = {4f, 1f, -1f, 9f};
-    try (Graph g = HookGraphs.counter(); Captured log = new Captured("org.jhooks.hooks.NanTensorHook")) {
+    try (Graph g = CounterGraph.counter(); Captured log = new Captured("org.jhooks.hooks.NanTensorHook")) {
       NanLossDuringTrainingException e = assertThrows(NanLossDuringTrainingException.class,
           () -> feedTrain(g, xs, new NanTensorHook("sqrt_x:0")));
       assertEquals(3L, e.globalStep());
       assertTrue(e.getMessage(), e.getMessage().startsWith("NaN loss during training."));
       assertEquals(List.of("SEVERE Model diverged with loss = NaN."), log.lines);
     }
-    try (Graph g = HookGraphs.counter(); Captured log = new Captured("org.jhooks.hooks.NanTensorHook")) {
+    try (Graph g = CounterGraph.counter(); Captured log = new Captured("org.jhooks.hooks.NanTensorHook")) {
       assertEquals(3, feedTrain(g, xs, new NanTensorHook("sqrt_x:0", false)));
       assertEquals(List.of("WARNING Model diverged with loss = NaN."), log.lines);
     }
@@ -150,7 +151,7 @@ public class StandardHooksTest {
     int runs = 0;
     try (MonitoredSession s = MonitoredSession.builder(g).hooks(hooks).build()) {
       while (!s.shouldStop() && runs < xs.length) {
-        s.run(List.of(HookGraphs.TRAIN, "sqrt_x:0"), Map.of("x:0", NdArrays.scalarOf(xs[runs])));
+        s.run(List.of(CounterGraph.TRAIN, "sqrt_x:0"), Map.of("x:0", NdArrays.scalarOf(xs[runs])));
         runs++;
       }
     }
@@ -163,7 +164,7 @@ public class StandardHooksTest {
     tensors.put("v", "v:0");
     tensors.put("step", "global_step:0");
     LoggingTensorHook h = new LoggingTensorHook(tensors, 2, null, true, null);
-    try (Graph g = HookGraphs.counter(); Captured log = new Captured("org.jhooks.hooks.LoggingTensorHook")) {
+    try (Graph g = CounterGraph.counter(); Captured log = new Captured("org.jhooks.hooks.LoggingTensorHook")) {
       HookGraphs.train(g, 5, h);
       List<String> lines = h.loggedLines();
       // Runs 0, 2, 4 and the end; tags in sorted order, as TF. Values fetched with the train op
@@ -188,7 +189,7 @@ public class StandardHooksTest {
     FeedFnHook feed = new FeedFnHook(() -> Map.of("x:0", NdArrays.scalarOf((float) run[0]++)));
     LoggingTensorHook h = new LoggingTensorHook(List.of("double:0"), 3, null, false,
         values -> "2x is " + values.get("double:0").getObject());
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 7, feed, h);
     }
     assertEquals(List.of("2x is 0.0", "2x is 6.0", "2x is 12.0"), h.loggedLines());
@@ -199,7 +200,7 @@ public class StandardHooksTest {
     int[] calls = {0};
     FeedFnHook h = new FeedFnHook(() -> Map.of("x:0", NdArrays.scalarOf((float) ++calls[0])));
     List<Float> doubled = new ArrayList<>();
-    try (Graph g = HookGraphs.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(h).build()) {
+    try (Graph g = CounterGraph.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(h).build()) {
       for (int i = 0; i < 3; i++) {
         doubled.add(((FloatNdArray) s.run("double:0")).getFloat());
       }
@@ -211,7 +212,7 @@ public class StandardHooksTest {
   public void stepCounterLogsAndWritesTheRate() throws Exception {
     Path dir = tmp.newFolder().toPath();
     StepCounterHook h = new StepCounterHook(2, null, dir.toString(), null);
-    try (Graph g = HookGraphs.counter(); Captured log = new Captured("org.jhooks.hooks.StepCounterHook")) {
+    try (Graph g = CounterGraph.counter(); Captured log = new Captured("org.jhooks.hooks.StepCounterHook")) {
       HookGraphs.train(g, 9, h);
       assertNotNull(h.lastRate());
       assertTrue(h.lastRate() > 0);
@@ -234,7 +235,7 @@ public class StandardHooksTest {
   public void summarySaverWritesScalarsAtTheGlobalStep() throws Exception {
     Path dir = tmp.newFolder().toPath();
     SummarySaverHook h = new SummarySaverHook(3, null, dir.toString(), null, null, Map.of("v", "v:0"));
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 8, h);
     }
     List<Event> events = EventFiles.readAll(dir);
@@ -262,7 +263,7 @@ public class StandardHooksTest {
   public void eventFileWriterKeepsRealSerializedSummariesIntact() throws Exception {
     Path dir = tmp.newFolder().toPath();
     byte[] serialized;
-    try (Graph g = HookGraphs.counter(); Session s = new Session(g)) {
+    try (Graph g = CounterGraph.counter(); Session s = new Session(g)) {
       try (Result r = s.runner().fetch("v_summary").run()) {
         serialized = ((TString) r.get(0)).asBytes().getObject();
       }
@@ -280,7 +281,7 @@ public class StandardHooksTest {
   public void progressBarDrawsTheGlobalStep() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ProgressBarHook h = new ProgressBarHook(5L, List.of("global_step:0"), 1, new PrintStream(out, true));
-    try (Graph g = HookGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 100, h, StopAtStepHook.ofLastStep(5));
     }
     assertEquals(5, h.position());

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jhooks.testing.CounterGraph;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -72,16 +73,16 @@ public class CheckpointsTest {
   @Test
   public void aNewSessionRestoresTheLatestCheckpoint() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s =
             MonitoredTrainingSession.builder(g).checkpointDir(dir).saveCheckpointSteps(100).logStepCountSteps(0).build()) {
       for (int i = 0; i < 3; i++) {
-        s.run(TestGraphs.TRAIN);
+        s.run(CounterGraph.TRAIN);
       }
     }
     assertTrue(Files.exists(dir.resolve("model.ckpt-3.index")));
     CheckpointRestoringSessionCreator creator = new CheckpointRestoringSessionCreator(dir);
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s =
             MonitoredTrainingSession.builder(g).checkpointDir(dir).sessionCreator(creator).logStepCountSteps(0).build()) {
       assertEquals(dir.resolve("model.ckpt-3").toString(), creator.lastRestored());
@@ -94,7 +95,7 @@ public class CheckpointsTest {
   public void withoutACheckpointTheSessionIsInitialized() throws Exception {
     Path dir = tmp.newFolder().toPath();
     CheckpointRestoringSessionCreator creator = new CheckpointRestoringSessionCreator(dir);
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).sessionCreator(creator).build()) {
       assertEquals(null, creator.lastRestored());
       assertEquals(0L, s.session().globalStep());

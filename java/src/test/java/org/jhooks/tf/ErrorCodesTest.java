@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.jhooks.testing.CounterGraph;
 import org.junit.Test;
 import org.tensorflow.Graph;
 import org.tensorflow.Session;
@@ -21,7 +22,7 @@ public class ErrorCodesTest {
 
   @Test
   public void typedExceptionsFromRealRunsMapToTheirCodes() {
-    try (Graph g = TestGraphs.counterWithInput(1); Session raw = new Session(g); TfSession s = new TfSession(raw, g)) {
+    try (Graph g = CounterGraph.counterWithInput(1); Session raw = new Session(g); TfSession s = new TfSession(raw, g)) {
       TFInvalidArgumentException invalid =
           assertThrows(TFInvalidArgumentException.class, () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
       assertEquals(ErrorCodes.Code.INVALID_ARGUMENT, ErrorCodes.codeOf(invalid));

@@ -17,6 +17,7 @@ import org.jhooks.ModelDependentHook;
 import org.jhooks.ModelInstance;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
+import org.jhooks.testing.CounterGraph;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -34,10 +35,10 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void normalEnd() {
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       try (MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build()) {
         for (int i = 0; i < 3; i++) {
-          s.run(TestGraphs.TRAIN);
+          s.run(CounterGraph.TRAIN);
         }
         assertFalse(s.shouldStop());
       }
@@ -80,11 +81,11 @@ public class MonitoredSessionLifecycleTest {
 
   // The stopping hook is first; the second hook still gets afterSessionRun for the stopping run.
   private void checkStopAtStep1Hook(RecordingHook stopper) {
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       int runs = 0;
       try (MonitoredSession s = MonitoredSession.builder(g).hooks(stopper, new RecordingHook(calls)).build()) {
         while (!s.shouldStop()) {
-          s.run(TestGraphs.TRAIN);
+          s.run(CounterGraph.TRAIN);
           runs++;
         }
       }
@@ -100,13 +101,13 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void endOfInput() {
-    try (Graph g = TestGraphs.counterWithInput(3)) {
+    try (Graph g = CounterGraph.counterWithInput(3)) {
       List<Float> seen = new ArrayList<>();
       MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build();
       try (s) {
         while (!s.shouldStop()) {
           @SuppressWarnings("unchecked")
-          List<Object> out = (List<Object>) s.run(List.of("next:0", TestGraphs.TRAIN));
+          List<Object> out = (List<Object>) s.run(List.of("next:0", CounterGraph.TRAIN));
           if (out != null) {
             seen.add(((FloatNdArray) out.get(0)).getFloat());
             assertNull(out.get(1));
@@ -125,7 +126,7 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void otherErrorInRunPropagatesAndSkipsEnd() {
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build();
       TFInvalidArgumentException e;
       try (s) {
@@ -141,7 +142,7 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void errorInCallbackNamesHookAndStopsLaterCallbacks() {
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       RecordingHook failing =
           new RecordingHook(calls, "F:") {
             @Override
@@ -154,8 +155,8 @@ public class MonitoredSessionLifecycleTest {
       MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls, "A:"), failing, new RecordingHook(calls, "C:")).build();
       IllegalStateException e;
       try (s) {
-        s.run(TestGraphs.TRAIN);
-        e = assertThrows(IllegalStateException.class, () -> s.run(TestGraphs.TRAIN));
+        s.run(CounterGraph.TRAIN);
+        e = assertThrows(IllegalStateException.class, () -> s.run(CounterGraph.TRAIN));
       }
       assertEquals("boom at 1", e.getMessage());
       HookException where = (HookException) e.getSuppressed()[0];
@@ -173,9 +174,9 @@ public class MonitoredSessionLifecycleTest {
   public void abortedRunIsRetriedOnARecreatedSession() throws Exception {
     Path dir = tmp.newFolder("ckpt").toPath();
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(dir), TestGraphs.TRAIN)
+        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(dir), CounterGraph.TRAIN)
             .failRun(3, ErrorCodes.Code.ABORTED);
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       Object[] results = new Object[4];
       MonitoredSession s =
           MonitoredSession.builder(g)
@@ -184,7 +185,7 @@ public class MonitoredSessionLifecycleTest {
               .build();
       try (s) {
         for (int i = 0; i < 4; i++) {
-          results[i] = s.run(List.of(TestGraphs.TRAIN, "v:0"));
+          results[i] = s.run(List.of(CounterGraph.TRAIN, "v:0"));
         }
         assertEquals(1, s.recoveryCount());
       }
@@ -203,7 +204,7 @@ public class MonitoredSessionLifecycleTest {
   public void unavailableInACallbackIsRecoveredToo() {
     FaultInjectingSessionCreator creator =
         new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null));
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       boolean[] thrown = {false};
       RecordingHook flaky =
           new RecordingHook(calls) {
@@ -216,8 +217,8 @@ public class MonitoredSessionLifecycleTest {
             }
           };
       try (MonitoredSession s = MonitoredSession.builder(g).hooks(flaky).sessionCreator(creator).build()) {
-        s.run(TestGraphs.TRAIN);
-        s.run(TestGraphs.TRAIN);
+        s.run(CounterGraph.TRAIN);
+        s.run(CounterGraph.TRAIN);
         assertEquals(1, s.recoveryCount());
       }
       // No checkpoint dir: the new session starts from the initializers again.
@@ -231,12 +232,12 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void unrecognisedPlainTensorFlowExceptionIsNotRecovered() {
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), TestGraphs.TRAIN)
+        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.INTERNAL);
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).sessionCreator(creator).build();
       try (s) {
-        assertThrows(TensorFlowException.class, () -> s.run(TestGraphs.TRAIN));
+        assertThrows(TensorFlowException.class, () -> s.run(CounterGraph.TRAIN));
         assertEquals(0, s.recoveryCount());
       }
       assertEquals(List.of("begin", "afterCreateSession", "before:0"), calls);
@@ -245,7 +246,7 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void modelInstanceIsSetBeforeBeginAndKeptAcrossRecovery() {
-    ModelInstance model = ModelInstance.of("loss:0", TestGraphs.TRAIN, GlobalStep.TENSOR_NAME);
+    ModelInstance model = ModelInstance.of("loss:0", CounterGraph.TRAIN, GlobalStep.TENSOR_NAME);
     List<Object> seenInBegin = new ArrayList<>();
     ModelDependentHook hook =
         new ModelDependentHook() {
@@ -255,11 +256,11 @@ public class MonitoredSessionLifecycleTest {
           }
         };
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), TestGraphs.TRAIN)
+        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.ABORTED);
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).hooks(hook).modelInstance(model).sessionCreator(creator).build()) {
-      s.run(TestGraphs.TRAIN);
+      s.run(CounterGraph.TRAIN);
       assertEquals(1, s.recoveryCount());
       assertEquals(Arrays.asList(model), seenInBegin);
       assertSame(model, hook.modelInstance());
@@ -269,16 +270,16 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void runStepFnGetsTheRawSessionAndIsRetriedWhole() {
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), TestGraphs.TRAIN)
+        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.ABORTED);
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).sessionCreator(creator).build()) {
       int[] invocations = {0};
       Object out =
           s.runStepFn(
               ctx -> {
                 invocations[0]++;
-                ctx.session().run(TestGraphs.TRAIN); // raw: no hooks
+                ctx.session().run(CounterGraph.TRAIN); // raw: no hooks
                 Object hooked = ctx.runWithHooks(SessionRunArgs.of("v:0"));
                 ctx.requestStop();
                 return hooked;
@@ -302,9 +303,9 @@ public class MonitoredSessionLifecycleTest {
             }
           }
         };
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(reporter).build();
-      s.run(TestGraphs.TRAIN);
+      s.run(CounterGraph.TRAIN);
       assertTrue(s.shouldStop());
       IllegalStateException e = assertThrows(IllegalStateException.class, s::close);
       assertSame(reported, e);

@@ -17,6 +17,7 @@ import org.jhooks.RunOptions;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.testing.CounterGraph;
 import org.junit.Test;
 import org.tensorflow.Graph;
 import org.tensorflow.ndarray.FloatNdArray;
@@ -59,8 +60,8 @@ public class MonitoredSessionRunTest {
     AskingHook list = new AskingHook(SessionRunArgs.of(List.of("v:0", "global_step:0")));
     AskingHook map = new AskingHook(SessionRunArgs.of(mapFetch));
     AskingHook nothing = new AskingHook(null);
-    SessionRunArgs callerArgs = SessionRunArgs.of(Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(TestGraphs.TRAIN)));
-    try (Graph g = TestGraphs.counter();
+    SessionRunArgs callerArgs = SessionRunArgs.of(Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(CounterGraph.TRAIN)));
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).hooks(single, list, map, nothing).build()) {
       Object caller = s.run(callerArgs);
 
@@ -76,7 +77,7 @@ public class MonitoredSessionRunTest {
       assertNull(nothing.values.results());
 
       Map<?, ?> c = (Map<?, ?>) caller;
-      assertEquals(callerArgs.fetches(), Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(TestGraphs.TRAIN)));
+      assertEquals(callerArgs.fetches(), Map.of("step", GlobalStep.TENSOR_NAME, "train", List.of(CounterGraph.TRAIN)));
       assertTrue(c.get("step") instanceof LongNdArray);
       assertEquals(java.util.Arrays.asList((Object) null), c.get("train"));
       for (AskingHook h : List.of(single, list, map, nothing)) {
@@ -91,10 +92,10 @@ public class MonitoredSessionRunTest {
   public void valuesStayValidAfterTheRun() {
     AskingHook hook = new AskingHook(SessionRunArgs.of("v:0"));
     List<NdArray<?>> kept = new ArrayList<>();
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
       for (int i = 0; i < 3; i++) {
-        s.run(TestGraphs.TRAIN);
+        s.run(CounterGraph.TRAIN);
         kept.add((NdArray<?>) hook.values.results());
       }
     }
@@ -115,9 +116,9 @@ public class MonitoredSessionRunTest {
             runContext.session().run(List.of("v:0", "double:0"), Map.of("x", NdArrays.scalarOf(1f)));
           }
         };
-    try (Graph g = TestGraphs.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(rawRunner).build()) {
-      s.run(TestGraphs.TRAIN);
-      s.run(TestGraphs.TRAIN);
+    try (Graph g = CounterGraph.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(rawRunner).build()) {
+      s.run(CounterGraph.TRAIN);
+      s.run(CounterGraph.TRAIN);
       assertEquals(4f, ((FloatNdArray) s.runWithoutHooks("v:0", Map.of(), null)).getFloat(), 0f);
     }
     assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1", "end"), calls);
@@ -128,11 +129,11 @@ public class MonitoredSessionRunTest {
     AskingHook first = new AskingHook(SessionRunArgs.of("double:0", Map.of("x", NdArrays.scalarOf(1f))));
     AskingHook second = new AskingHook(SessionRunArgs.of(null, Map.of("x", NdArrays.scalarOf(2f))));
     RecordingHook third = new RecordingHook(calls);
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(first, second, third).build();
       HookFeedConflictException e;
       try (s) {
-        e = assertThrows(HookFeedConflictException.class, () -> s.run(TestGraphs.TRAIN));
+        e = assertThrows(HookFeedConflictException.class, () -> s.run(CounterGraph.TRAIN));
       }
       assertEquals("x", e.tensor());
       String msg = e.getMessage();
@@ -148,7 +149,7 @@ public class MonitoredSessionRunTest {
   public void aHookFeedingWhatTheCallerFeedsFails() {
     AskingHook feeder = new AskingHook(SessionRunArgs.of(null, Map.of("x", NdArrays.scalarOf(1f))));
     RecordingHook recorder = new RecordingHook(calls);
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(recorder, feeder).build();
       CallerFeedConflictException e;
       try (s) {
@@ -163,10 +164,10 @@ public class MonitoredSessionRunTest {
 
   @Test
   public void aNameNotInTheGraphIsNamedInTheError() {
-    try (Graph g = TestGraphs.counter()) {
+    try (Graph g = CounterGraph.counter()) {
       MonitoredSession s = MonitoredSession.builder(g).hooks(new AskingHook(SessionRunArgs.of("nope:0"))).build();
       try (s) {
-        GraphNameException e = assertThrows(GraphNameException.class, () -> s.run(TestGraphs.TRAIN));
+        GraphNameException e = assertThrows(GraphNameException.class, () -> s.run(CounterGraph.TRAIN));
         assertEquals("nope:0", e.name());
         assertEquals("hook #1 (" + AskingHook.class.getName() + ")", e.hook());
         assertEquals("beforeSessionRun", e.callback());
@@ -184,8 +185,8 @@ public class MonitoredSessionRunTest {
   @Test
   public void traceOptionsReturnRunMetadata() {
     AskingHook tracer = new AskingHook(new SessionRunArgs("v:0", null, RunOptions.ofTraceLevel(3)));
-    try (Graph g = TestGraphs.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(tracer).build()) {
-      s.run(new SessionRunArgs(TestGraphs.TRAIN, null, new RunOptions(0, 60_000, 0, false, false)));
+    try (Graph g = CounterGraph.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(tracer).build()) {
+      s.run(new SessionRunArgs(CounterGraph.TRAIN, null, new RunOptions(0, 60_000, 0, false, false)));
       assertEquals(new RunOptions(3, 60_000, 0, false, false), tracer.values.options());
       assertTrue(tracer.values.runMetadata() != null && tracer.values.runMetadata().length > 0);
     }
@@ -194,14 +195,14 @@ public class MonitoredSessionRunTest {
   @Test
   public void chiefOnlyHooksGetNothingOnANonChief() {
     List<String> chiefCalls = new ArrayList<>();
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s =
             MonitoredTrainingSession.builder(g)
                 .isChief(false)
                 .chiefOnlyHooks(new RecordingHook(chiefCalls))
                 .hooks(new RecordingHook(calls))
                 .build()) {
-      s.run(TestGraphs.TRAIN);
+      s.run(CounterGraph.TRAIN);
       assertEquals(1, s.hooks().size());
     }
     assertEquals(List.of(), chiefCalls);
@@ -213,7 +214,7 @@ public class MonitoredSessionRunTest {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jhooks-order");
     RecordingHook chief = new RecordingHook(calls, "C:");
     RecordingHook user = new RecordingHook(calls, "U:");
-    try (Graph g = TestGraphs.counter();
+    try (Graph g = CounterGraph.counter();
         MonitoredSession s =
             MonitoredTrainingSession.builder(g)
                 .chiefOnlyHooks(chief)
@@ -228,7 +229,7 @@ public class MonitoredSessionRunTest {
       assertTrue(hooks.get(2) instanceof BasicCheckpointSaver);
       assertSame(user, hooks.get(3));
       for (int i = 0; i < 5; i++) {
-        s.run(TestGraphs.TRAIN);
+        s.run(CounterGraph.TRAIN);
       }
       s.close();
       assertEquals(List.of(0L, 2L, 4L, 5L), ((BasicCheckpointSaver) hooks.get(2)).savedSteps());

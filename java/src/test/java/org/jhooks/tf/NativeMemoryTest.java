@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.javacpp.Pointer;
 import org.jhooks.SessionRunArgs;
+import org.jhooks.testing.CounterGraph;
 import org.junit.Test;
 import org.tensorflow.Graph;
 import org.tensorflow.Result;
@@ -28,7 +29,7 @@ public class NativeMemoryTest {
   private static final long COUNT_BOUND = 50;
 
   private static Graph graph() {
-    Graph g = TestGraphs.counter();
+    Graph g = CounterGraph.counter();
     Ops tf = Ops.create(g);
     tf.withName("big").fill(tf.constant(new int[] {FLOATS}), tf.withName("vread").identity(g.output("v").expect(TFloat32.class)));
     return g;
@@ -39,7 +40,7 @@ public class NativeMemoryTest {
   public void tenThousandHookedStepsDoNotGrowNativeMemory() {
     MonitoredSessionRunTest.AskingHook hook = new MonitoredSessionRunTest.AskingHook(SessionRunArgs.of("big:0"));
     try (Graph g = graph(); MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
-      SessionRunArgs args = SessionRunArgs.of(List.of(TestGraphs.TRAIN, "big:0"));
+      SessionRunArgs args = SessionRunArgs.of(List.of(CounterGraph.TRAIN, "big:0"));
       for (int i = 0; i < 1000; i++) {
         s.run(args);
       }

@@ -42,6 +42,7 @@ public class ValuesTest {
       assertFalse(c[0] + " " + back.getClass(), Values.isTensor(back));
       assertEquals(c[0] + " shape", value.shape(), back.shape());
       assertEquals(c[0] + " values", value, back);
+      assertEquals("the heap copy keeps its dtype (float16/bfloat16 by tag)", c[0], Values.dtypeOf(back));
     }
   }
 
