@@ -59,10 +59,6 @@ class JavaSession:
     def globalStepTensorName(self) -> str:
         return str(call_java(self.java.globalStepTensorName))
 
-    def saveableVariables(self) -> "dict[str, str]":
-        """The Java session's ``{checkpoint key: tensor name}`` (what AsyncCheckpointSaverHook snapshots)."""
-        return {str(k): str(v) for k, v in call_java(self.java.saveableVariables).items()}
-
     def globalStep(self) -> int:
         return int(call_java(self.java.globalStep))
 
@@ -114,18 +110,6 @@ class _PythonSessionProxy:
     @python_errors
     def globalStepTensorName(self) -> str:
         return str(self.session.globalStepTensorName())
-
-    @python_errors
-    def saveableVariables(self) -> Any:
-        import jpype
-
-        names = getattr(self.session, "saveableVariables", None)
-        if names is None:
-            raise NotImplementedError("this session view cannot list its variables; pass variables to Saver")
-        out = jpype.JClass("java.util.LinkedHashMap")()
-        for key, tensor in names().items():
-            out.put(key, tensor)
-        return out
 
     @python_errors
     def globalStep(self) -> int:
