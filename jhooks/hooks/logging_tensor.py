@@ -75,14 +75,15 @@ class LoggingTensorHook(Hook):
 
     def end(self, session: Any) -> None:
         if self._atEnd:
-            logger.info("%s", self.formatLine(session.run(dict(self._tensors)), None))
+            self._log(session.run(dict(self._tensors)))
 
     def formatLine(self, values: Mapping[str, Any], elapsedSecs: Optional[float]) -> str:
         """The log line for ``values`` (``{tag: value}``)."""
         if self._formatter is not None:
             return self._formatter(dict(values))
         with np.printoptions(suppress=True):
-            stats = ", ".join(f"{tag} = {values[tag]}" for tag in self._tagOrder)
+            # str(), as TF's "%s": a format() of a rank-0 float32 array would print float64 digits
+            stats = ", ".join(f"{tag} = {str(values[tag])}" for tag in self._tagOrder)
         return stats if elapsedSecs is None else f"{stats} ({elapsedSecs:.3f} sec)"
 
     def _log(self, values: Mapping[str, Any]) -> None:

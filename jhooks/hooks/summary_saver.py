@@ -88,7 +88,10 @@ class SummarySaverHook(Hook):
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         step = int(runValues.results[_GLOBAL_STEP]) + 1
-        if self._nextStep is None or self._requestSummary:
+        # The fetched step may already include this run's increment (a variable read in the training
+        # run, e.g. a JVM VariableV2), one too high, which would fire the timer a step early; so the
+        # step is re-read raw whenever it decides something: writing now or the next request.
+        if self._nextStep is None or self._requestSummary or self._timer.shouldTriggerForStep(step + 1):
             step = read_global_step(runContext.session)
         writer = self._events.get()
         if self._nextStep is None and hasattr(writer, "addSessionLog"):

@@ -56,6 +56,27 @@ def test_same_lines_as_tensorflow(caplog, kwargs):
         assert periodic == [False] + [True] * (len(periodic) - 1)
 
 
+def test_float32_digits_and_the_timed_end_line_as_tensorflow(caplog):
+    """TF prints a float32 loss with float32 digits ("%s") and times its at-end line too."""
+    caplog.set_level(logging.INFO)
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        with monitored([tf.compat.v1.train.LoggingTensorHook({"loss": m.loss}, every_n_iter=2, at_end=True)]) as s:
+            for _ in range(5):
+                s.run(m.train)
+    theirs = logged_lines(caplog, "tensorflow")
+    caplog.clear()
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        with monitored([LoggingTensorHook({"loss": "loss:0"}, everyNIter=2, atEnd=True)]) as s:
+            for _ in range(5):
+                s.run(m.train)
+    ours = logged_lines(caplog, "jhooks.hooks.logging_tensor")
+    assert without_secs(ours) == without_secs(theirs) and len(ours) == 4
+    assert ours[1].startswith("loss = 22.199265 (")
+    assert [line != without_secs([line])[0] for line in ours] == [False, True, True, True]
+
+
 def test_list_of_names_and_formatter(caplog):
     caplog.set_level(logging.INFO)
     _, m = in_graph(Model)

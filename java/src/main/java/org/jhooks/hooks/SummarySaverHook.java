@@ -91,7 +91,10 @@ public final class SummarySaverHook implements Hook {
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     Map<?, ?> results = (Map<?, ?>) runValues.results();
     long globalStep = ((Number) ((NdArray<?>) results.get(STEP_KEY)).getObject()).longValue() + 1;
-    if (nextStep == null || requestSummary) {
+    // The fetched step may already include this run's increment (a VariableV2 read in the training
+    // run), one too high, which would fire the timer a step early; so the step is re-read raw
+    // whenever it decides something: writing now or the next request.
+    if (nextStep == null || requestSummary || timer.shouldTriggerForStep(globalStep + 1)) {
       globalStep = runContext.session().globalStep();
     }
     if (nextStep == null) {
