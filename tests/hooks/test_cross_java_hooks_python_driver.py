@@ -173,9 +173,6 @@ def test_java_summary_saver_scalar_map_matches_tensorflows_summaries(tmp_path):
     assert [e.step for e in ours] == [1, 3, 5, 7] and java.summariesWritten() == 4
 
 
-@pytest.mark.xfail(strict=True, reason="fixes branch (f7e5424): the Python driver hands serialized summaries to "
-                                       "Java via numpy S scalars, whose tolist() drops trailing NUL bytes of the "
-                                       "histogram proto")
 def test_java_summary_saver_writes_tensorflows_serialized_summaries(tmp_path):
     theirs = run_tf_summary_saver(tmp_path / "tf", 2, 7)
     _, m = in_graph(with_summaries)
