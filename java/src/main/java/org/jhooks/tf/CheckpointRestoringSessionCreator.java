@@ -1,6 +1,7 @@
 package org.jhooks.tf;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import org.tensorflow.Graph;
@@ -9,13 +10,19 @@ import org.tensorflow.proto.ConfigProto;
 /**
  * The default {@link SessionCreator}, like TensorFlow's {@code ChiefSessionCreator}: restores the
  * latest checkpoint of the checkpoint dir ({@link Checkpoints#latestCheckpoint}) if there is one,
- * else runs the graph's initializers.
+ * else runs the graph's initializers; then runs the local init ops, like TensorFlow's {@code
+ * Scaffold.local_init_op}.
+ *
+ * <p>Local init ops matter after a restore: tensorflow-java's {@code Session.restore} marks every
+ * graph initializer as run, so state that is not in the checkpoint (a dataset iterator's {@code
+ * MakeIterator}, for example) must be initialized by naming its op here.
  */
 public final class CheckpointRestoringSessionCreator implements SessionCreator {
   private static final Logger LOG = Logger.getLogger(CheckpointRestoringSessionCreator.class.getName());
 
   private final Path checkpointDir;
   private final ConfigProto config;
+  private final List<String> localInitOps;
   private volatile String lastRestored;
 
   /**
@@ -23,8 +30,16 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
    * @param config the session config, or {@code null}
    */
   public CheckpointRestoringSessionCreator(Path checkpointDir, ConfigProto config) {
+    this(checkpointDir, config, List.of());
+  }
+
+  /**
+   * @param localInitOps op names run as targets after every restore or initialization, in one run
+   */
+  public CheckpointRestoringSessionCreator(Path checkpointDir, ConfigProto config, List<String> localInitOps) {
     this.checkpointDir = checkpointDir;
     this.config = config;
+    this.localInitOps = List.copyOf(localInitOps);
   }
 
   public CheckpointRestoringSessionCreator(Path checkpointDir) {
@@ -42,12 +57,24 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
       } else {
         session.initialize();
       }
+      runLocalInitOps(session);
       lastRestored = latest.orElse(null);
       return session;
     } catch (RuntimeException | Error e) {
       session.close();
       throw e;
     }
+  }
+
+  private void runLocalInitOps(org.tensorflow.Session session) {
+    if (localInitOps.isEmpty()) {
+      return;
+    }
+    org.tensorflow.Session.Runner runner = session.runner();
+    for (String op : localInitOps) {
+      runner.addTarget(op);
+    }
+    runner.run().close();
   }
 
   /** The prefix restored by the last {@link #createSession}, or {@code null} if it initialized. */

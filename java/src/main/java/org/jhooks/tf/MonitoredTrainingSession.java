@@ -35,6 +35,7 @@ public final class MonitoredTrainingSession {
     private boolean isChief = true;
     private Path checkpointDir;
     private Integer saveCheckpointSteps;
+    private final List<String> localInitOps = new ArrayList<>();
     private Double saveCheckpointSecs;
     private int maxToKeep = 5;
     private int logStepCountSteps = 100;
@@ -77,6 +78,16 @@ public final class MonitoredTrainingSession {
     }
 
     /** Save every this many global steps (replaces the 600 s default). */
+    /**
+     * Ops run after every restore or initialization of the default session creator (TensorFlow's
+     * {@code Scaffold.local_init_op}); name a dataset iterator's {@code MakeIterator} here, since a
+     * restore marks every initializer as run.
+     */
+    public Builder localInitOps(String... ops) {
+      localInitOps.addAll(List.of(ops));
+      return this;
+    }
+
     public Builder saveCheckpointSteps(int steps) {
       this.saveCheckpointSteps = steps;
       return this;
@@ -147,7 +158,9 @@ public final class MonitoredTrainingSession {
       MonitoredSession.Builder b =
           MonitoredSession.builder(graph)
               .hooks(allHooks())
-              .sessionCreator(sessionCreator != null ? sessionCreator : new CheckpointRestoringSessionCreator(checkpointDir))
+              .sessionCreator(sessionCreator != null
+                      ? sessionCreator
+                      : new CheckpointRestoringSessionCreator(checkpointDir, null, localInitOps))
               .modelInstance(modelInstance);
       if (recoverable != null) {
         b.recoverableWhen(recoverable);
