@@ -77,11 +77,14 @@ public final class MonitoredSession implements AutoCloseable {
     this.creator = b.creator != null ? b.creator : new CheckpointRestoringSessionCreator(null);
     this.recoverable = b.recoverable;
     this.maxRecoveries = b.maxRecoveries;
-    if (b.modelInstance != null) {
-      for (int i = 0; i < hooks.size(); i++) {
-        if (hooks.get(i) instanceof ModelDependentHook) {
-          ModelDependentHook h = (ModelDependentHook) hooks.get(i);
+    for (int i = 0; i < hooks.size(); i++) {
+      if (hooks.get(i) instanceof ModelDependentHook) {
+        ModelDependentHook h = (ModelDependentHook) hooks.get(i);
+        if (b.modelInstance != null) {
           callHook(i, "setModelInstance", () -> h.setModelInstance(b.modelInstance));
+        } else if (h.modelInstance() == null) {
+          throw new HookException(hookNames.get(i), "beginSession",
+              "is a ModelDependentHook but the driver was given no ModelInstance (Builder.modelInstance)");
         }
       }
     }

@@ -268,6 +268,24 @@ public class MonitoredSessionLifecycleTest {
   }
 
   @Test
+  public void modelDependentHookWithoutAModelFailsBeforeBegin() {
+    List<String> begun = new ArrayList<>();
+    ModelDependentHook hook =
+        new ModelDependentHook() {
+          @Override
+          public void begin() {
+            begun.add("begin");
+          }
+        };
+    try (Graph g = CounterGraph.counter()) {
+      HookException e = assertThrows(HookException.class, () -> MonitoredSession.builder(g).hooks(hook).build());
+      assertTrue(e.getMessage(), e.getMessage().startsWith("hook #1 ("));
+      assertTrue(e.getMessage(), e.getMessage().contains(".beginSession: is a ModelDependentHook but the driver was given no ModelInstance"));
+      assertEquals(List.of(), begun);
+    }
+  }
+
+  @Test
   public void runStepFnGetsTheRawSessionAndIsRetriedWhole() {
     FaultInjectingSessionCreator creator =
         new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
