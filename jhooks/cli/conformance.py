@@ -28,8 +28,9 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--scenario", action="append", metavar="NAME", help="only this scenario, repeatable")
     p.add_argument("--json", metavar="PATH", help="also write {\"results\": [{scenario, combo, outcome}]} here")
     p.add_argument("--hook-factory", metavar="MODULE:CALLABLE",
-                   help="a callable returning a new jhooks Hook; it is added to every scenario (Python driver) "
-                        "and must raise nothing nor change the scenario's expected traces and outcome")
+                   help="a callable returning a new jhooks Hook; it is added to every scenario (Python driver; "
+                        "JVM-driver cases are skipped) and must raise nothing nor change the scenario's expected "
+                        "traces and outcome")
     p.add_argument("--session-factory", metavar="MODULE:CALLABLE",
                    help="a callable (checkpointDir or None) -> tf.compat.v1.train.SessionCreator used by the "
                         "Python driver instead of ChiefSessionCreator")
@@ -48,8 +49,16 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown scenario(s): {', '.join(unknown)}", file=sys.stderr)
         return 2
-    user = UserHookCheck(load_callable(args.hook_factory)) if args.hook_factory else None
-    session_factory = load_callable(args.session_factory) if args.session_factory else None
+    loaded = {}
+    for flag, spec in (("--hook-factory", args.hook_factory), ("--session-factory", args.session_factory)):
+        if spec:
+            try:
+                loaded[flag] = load_callable(spec)
+            except (ImportError, AttributeError, ValueError) as e:
+                print(f"jhooks conformance: {flag} {spec}: {type(e).__name__}: {e}", file=sys.stderr)
+                return 2
+    user = UserHookCheck(loaded["--hook-factory"]) if args.hook_factory else None
+    session_factory = loaded.get("--session-factory")
     xfail = runner.expected_failures()
     cases = [(n, c) for n in names for c in chosen]
     results = []

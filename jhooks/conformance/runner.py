@@ -82,8 +82,13 @@ def run_case(name: str, combo: Combo, xfail: Optional[Mapping[str, str]] = None,
     xfail = expected_failures() if xfail is None else xfail
     scenario = scenarios.load(name)
     languages, skip = combos.languages(scenario, combo)
-    if skip is not None or (sessionFactory is not None and combo.driver != "python"):
-        return CaseResult(name, combo.id, "skipped", skip or "a session factory applies to the Python driver only")
+    if skip is None and combo.driver != "python":
+        if sessionFactory is not None:
+            skip = "a session factory applies to the Python driver only"
+        elif extraHooks is not None:
+            skip = "a user hook factory applies to the Python driver only"
+    if skip is not None:
+        return CaseResult(name, combo.id, "skipped", skip)
     workdir = tempfile.mkdtemp(prefix="jhooks-conformance-")
     try:
         observation = observe(scenario, combo, languages, workdir, sessionFactory, extraHooks)

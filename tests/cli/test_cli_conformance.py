@@ -78,3 +78,21 @@ def test_a_user_session_factory_drives_the_python_driver(user_module, capsys):
     assert code == 0
     assert lines[1].split() == ["checkpoint_saver_every_2_steps", "passed", "skipped"]
     assert len(user_module.CREATED) == 2 and user_module.CREATED[0].endswith("checkpoints") and user_module.CREATED[1] is None
+
+
+def test_a_user_hook_factory_skips_the_jvm_driver_cases_it_cannot_join(user_module, capsys):
+    code = main(["conformance", "--scenario", "normal_end_hook_order", "--combo", "python-driver-python-hooks",
+                 "--combo", "jvm-driver-java-hooks", "--hook-factory", "conformance_user_hooks:BrokenInEnd"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert lines[1].split() == ["normal_end_hook_order", "failed", "skipped"]
+    assert lines[-1] == "0 passed, 1 failed, 0 xfailed, 1 skipped"
+
+
+@pytest.mark.parametrize("flag", ["--hook-factory", "--session-factory"])
+def test_a_factory_that_cannot_be_loaded_exits_2_naming_flag_spec_and_error(user_module, capsys, flag):
+    code = main(["conformance", "--scenario", "normal_end_hook_order", flag, "conformance_user_hooks:Missing"])
+    captured = capsys.readouterr()
+    assert (code, captured.out) == (2, "")
+    assert captured.err == (f"jhooks conformance: {flag} conformance_user_hooks:Missing: AttributeError: "
+                            "module 'conformance_user_hooks' has no attribute 'Missing'\n")
