@@ -92,10 +92,17 @@ def tensorflow_wheel_dir() -> Optional[str]:
     return tfdir if os.path.exists(os.path.join(tfdir, "libtensorflow_cc.so.2")) else None
 
 
-def javacpp_cache_dir(shared_runtime: bool) -> str:
-    """The JavaCPP cache: ``$JHOOKS_JAVACPP_CACHE`` or ``build/javacpp-cache``, suffixed ``-shared``
-    in the shared-runtime mode (the two modes must never share a cache dir)."""
-    base = os.environ.get(CACHE_ENV) or str(_REPO / "build" / "javacpp-cache")
+def javacpp_cache_dir(shared_runtime: bool, checkout: Path = _REPO) -> str:
+    """The JavaCPP cache: ``$JHOOKS_JAVACPP_CACHE``; else ``build/javacpp-cache`` in a checkout
+    (``checkout`` holds ``build.gradle``), or ``$XDG_CACHE_HOME/jhooks/javacpp-cache`` (default
+    ``~/.cache``) for an installed wheel, never a ``build`` dir inside site-packages. Suffixed
+    ``-shared`` in the shared-runtime mode (the two modes must never share a cache dir)."""
+    base = os.environ.get(CACHE_ENV)
+    if not base and (checkout / "build.gradle").exists():
+        base = str(checkout / "build" / "javacpp-cache")
+    if not base:
+        cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(cache_home, "jhooks", "javacpp-cache")
     return base + "-shared" if shared_runtime else base
 
 

@@ -64,6 +64,22 @@ def test_shared_runtime_mode_uses_its_own_javacpp_cache():
     assert jvm.javacpp_cache_dir(False) != cache
 
 
+def test_default_javacpp_cache_is_the_checkouts_build_dir_or_the_users_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv(jvm.CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    installed = tmp_path / "site-packages"  # an installed wheel: no build.gradle next to the package
+    installed.mkdir()
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "build.gradle").write_text("")
+    assert [jvm.javacpp_cache_dir(False, installed), jvm.javacpp_cache_dir(True, installed),
+            jvm.javacpp_cache_dir(False, checkout), jvm.javacpp_cache_dir(True, checkout)] == [
+        str(tmp_path / "xdg" / "jhooks" / "javacpp-cache"), str(tmp_path / "xdg" / "jhooks" / "javacpp-cache-shared"),
+        str(checkout / "build" / "javacpp-cache"), str(checkout / "build" / "javacpp-cache-shared")]
+    monkeypatch.setenv(jvm.CACHE_ENV, str(tmp_path / "mine"))
+    assert jvm.javacpp_cache_dir(True, installed) == str(tmp_path / "mine-shared")
+
+
 def test_a_version_mismatch_is_refused_naming_both_versions():
     with pytest.raises(jvm.TensorFlowVersionError) as e:
         jvm.check_tensorflow_version("2.17.1", "1.1.0")

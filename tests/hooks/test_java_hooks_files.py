@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 from jhooks.bridge.classpath import classpath
+from jhooks.bridge.jvm import javacpp_cache_dir
 
 pytestmark = pytest.mark.timeout(300)
 
-CACHE = os.environ.get("JHOOKS_JAVACPP_CACHE", "/work/main/build/javacpp-cache")
+CACHE = javacpp_cache_dir(False)
 
 
 def run_java_training(ckpt_dir, last_step, save_steps, w_size, event_dir):

@@ -13,6 +13,7 @@ import pytest
 import tensorflow as tf
 
 from jhooks.bridge.classpath import ClasspathError, classpath
+from jhooks.bridge.jvm import javacpp_cache_dir
 from jhooks.hooks import AsyncCheckpointSaverHook
 from hooks_support import Model, in_graph, read_checkpoint, train
 
@@ -31,7 +32,7 @@ def test_java_restores_what_the_python_async_hook_wrote(tmp_path):
     prefix = tf.train.latest_checkpoint(str(tmp_path))
     assert prefix == str(tmp_path / "model.ckpt-5")
     expected = read_checkpoint(prefix)
-    cache = os.environ.get("JHOOKS_JAVACPP_CACHE", "/work/main/build/javacpp-cache")
+    cache = javacpp_cache_dir(False)
     done = subprocess.run([sys.executable, os.path.join(HERE, "java_restore.py"), prefix, "8", ":".join(jars), cache],
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-4000:]
