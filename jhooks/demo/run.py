@@ -20,6 +20,7 @@ from jhooks.demo.jvm_part import PartResult
 log = logging.getLogger(__name__)
 
 MARKER = "jhooks-demo-report.json"
+DEFAULT_DATA_NAME = "Breast Cancer Wisconsin (Diagnostic)"
 
 
 @dataclass
@@ -136,6 +137,8 @@ def run(config: DemoConfig) -> Dict[str, Any]:
         "restore_checks": [c.__dict__ for c in checks],
         "latest_checkpoint": latest2,
         "tensorboard": os.path.join(config.out, "tensorboard"),
+        "data": {"name": DEFAULT_DATA_NAME if os.path.abspath(config.csv) == os.path.abspath(demo_data.DEFAULT_CSV)
+                 else os.path.basename(config.csv), "train_rows": len(data.trainY), "held_out_rows": len(data.heldOutY)},
     }
     with open(os.path.join(config.out, MARKER), "w") as f:
         json.dump(report, f, indent=2)
@@ -151,7 +154,9 @@ def _part_json(p: PartResult) -> Dict[str, Any]:
 
 def format_report(report: Dict[str, Any]) -> str:
     """The report as a plain-text table."""
-    lines = ["", "jhooks demo: logistic regression on Breast Cancer Wisconsin (Diagnostic), 456 train / 113 held-out rows",
+    d = report["data"]
+    lines = ["", f"jhooks demo: logistic regression on {d['name']}, {d['train_rows']} train / {d['held_out_rows']} "
+                 "held-out rows",
              "", f"{'part':<34} {'global steps':>13} {'loss':>8} {'held-out loss':>14} {'held-out acc':>13}"]
     for key, title in (("jvm", "1: JVM trains, Python hooks"), ("python", "2: Python trains, Java hooks")):
         p = report[key]

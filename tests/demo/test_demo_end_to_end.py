@@ -40,6 +40,8 @@ def test_demo_trains_on_both_sides_and_restores_across(tmp_path):
     assert len(report["checkpoints"]) == len(by_writer["python"]) + len(by_writer["java"])
     assert os.listdir(out / "tensorboard" / "jvm") and os.listdir(out / "tensorboard" / "python")
     assert "cross_restore_ok: True" in done.stdout
+    assert ("jhooks demo: logistic regression on Breast Cancer Wisconsin (Diagnostic), 456 train / 113 held-out rows"
+            in done.stdout)
 
 
 def test_demo_refuses_a_foreign_nonempty_output_dir(tmp_path):
@@ -49,3 +51,19 @@ def test_demo_refuses_a_foreign_nonempty_output_dir(tmp_path):
     assert done.returncode != 0
     assert "holds no jhooks-demo-report.json" in done.stderr
     assert (tmp_path / "precious.txt").read_text() == "keep me"
+
+
+@pytest.mark.timeout(300)
+def test_demo_report_names_the_given_csv_and_counts_its_rows(tmp_path):
+    from jhooks.demo.data import DEFAULT_CSV
+
+    with open(DEFAULT_CSV) as f:
+        lines = f.read().splitlines()
+    csv = tmp_path / "first100.csv"
+    csv.write_text("\n".join(lines[:101]) + "\n")  # header + 100 rows: every 5th (20) held out
+    done = subprocess.run(
+        [sys.executable, "-m", "jhooks", "demo", "--csv", str(csv), "--steps-jvm", "4", "--steps-python", "4",
+         "--save-steps", "2", "--out", str(tmp_path / "out"), "--no-progress"],
+        env=_env(), capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stdout + done.stderr[-4000:]
+    assert done.stdout.splitlines()[1] == "jhooks demo: logistic regression on first100.csv, 80 train / 20 held-out rows"
