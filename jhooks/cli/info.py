@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib.metadata
 import sys
 
 
@@ -12,17 +12,30 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.set_defaults(run=run)
 
 
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
 def run(args: argparse.Namespace) -> int:
+    """Prints jhooks/Python, TensorFlow, JPype and tensorflow-java versions, the JavaCPP cache and
+    the classpath; exit status 1 when the classpath cannot be found. Starts no JVM, imports no TF."""
     import jhooks
+    from jhooks.bridge import jvm
     from jhooks.bridge.classpath import ClasspathError, classpath
 
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
-    for module in ("tensorflow", "jpype"):
-        print(f"{module}: {'installed' if importlib.util.find_spec(module) else 'not installed'}")
+    print(f"tensorflow: {jvm.installed_tensorflow() or 'not installed'}")
+    print(f"jpype: {_version('JPype1')}")
     try:
-        for jar in classpath():
-            print(f"classpath: {jar}")
+        jars = classpath()
     except ClasspathError as e:
         print(f"classpath: {e}")
         return 1
+    print(f"tensorflow-java: {jvm.tf_java_version(jars)}")
+    print(f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}")
+    for jar in jars:
+        print(f"classpath: {jar}")
     return 0
