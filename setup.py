@@ -1,4 +1,8 @@
-"""Puts the Gradle-built jhooks jar and its dependency list inside the wheel (jhooks/_jars/)."""
+"""Puts the Gradle-built jhooks jar and its dependency list inside the wheel (jhooks/_jars/).
+
+Gradle runs whenever it is installed (an up-to-date build takes seconds), so a wheel never ships a
+stale jar; without Gradle an existing build/libs/jhooks.jar is used.
+"""
 
 import os
 import shutil
@@ -15,8 +19,10 @@ DEPS = os.path.join(HERE, "build", "jhooks-dependencies.txt")
 class BuildPyWithJar(build_py):
     def run(self):
         super().run()
-        if not (os.path.exists(JAR) and os.path.exists(DEPS)):
+        if shutil.which("gradle") and os.path.exists(os.path.join(HERE, "build.gradle")):
             subprocess.run(["gradle", "-q", "assemble"], cwd=HERE, check=True)
+        elif not (os.path.exists(JAR) and os.path.exists(DEPS)):
+            raise RuntimeError("building jhooks needs Gradle (or a prebuilt build/libs/jhooks.jar): apt-get install gradle")
         target = os.path.join(self.build_lib, "jhooks", "_jars")
         os.makedirs(target, exist_ok=True)
         shutil.copy2(JAR, os.path.join(target, "jhooks.jar"))

@@ -14,6 +14,7 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
+from jhooks.api.errors import HookFeedConflictError
 from jhooks.conformance import error_descriptions, model_python, scripted_hook, standard_hooks, values
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
@@ -119,8 +120,10 @@ def _caller_loop(caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: 
         outcome["kind"] = "endOfInput" if len(results) < calls else "stopped" if stop else "normal"
     except Exception as e:  # noqa: BLE001 - every error is the observed outcome
         text = str(e)
-        if isinstance(e, RuntimeError) and "Same tensor is fed by" in text:
-            outcome.update(kind="conflict", which="hook" if "by two hooks" in text else "caller")
+        if isinstance(e, HookFeedConflictError) or (isinstance(e, RuntimeError) and "by two hooks" in text):
+            outcome.update(kind="conflict", which="hook")
+        elif isinstance(e, RuntimeError) and "Same tensor is fed by" in text:
+            outcome.update(kind="conflict", which="caller")
         else:
             outcome["kind"] = "error"
         outcome["error"] = error_descriptions.describe(e)

@@ -20,7 +20,7 @@ from typing import Any, Iterable, List, Optional
 
 import tensorflow as tf
 
-from jhooks.api.errors import HookError
+from jhooks.api.errors import HookError, HookFeedConflictError
 from jhooks.api.hook import Hook, hook_name
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
@@ -44,6 +44,7 @@ class TfRunContext(SessionRunContext):
     def __init__(self, tfContext: Any, session: TfSessionView) -> None:
         self._tf = tfContext
         self._original: Optional[SessionRunArgs] = None
+        self.feeders: dict = {}  # tensor name -> the TfHookAdapter that feeds it in this run
         super().__init__(None, session)  # type: ignore[arg-type]
 
     @property
@@ -124,6 +125,10 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         if not isinstance(args, SessionRunArgs):
             raise HookError(self.name, "beforeSessionRun",
                             f"returned {type(args).__name__} {args!r}; expected jhooks.SessionRunArgs or None")
+        for tensor in args.feeds:
+            first = ctx.feeders.setdefault(tensor, self)
+            if first is not self:
+                raise HookFeedConflictError(tensor, first.name, self.name)
         graph = run_context.session.graph
         request = tf.compat.v1.train.SessionRunArgs(
             fetches=names.resolve_fetches(graph, args.fetches, self._where),

@@ -84,6 +84,24 @@ def test_hook_feed_conflicting_with_the_caller_is_tfs_error(graph):
             sess.run(c.train, feed_dict={c.x: 1.0})
 
 
+def test_two_jhooks_hooks_feeding_one_tensor_name_both_hooks_before_anything_runs(graph):
+    c = Counter()
+
+    class SecondFeeder(Asker):
+        pass
+
+    first = Asker(jhooks.SessionRunArgs(None, {"x:0": 5.0}))
+    second = SecondFeeder(jhooks.SessionRunArgs(None, {"x:0": 6.0}))
+    with pytest.raises(jhooks.HookFeedConflictError) as caught:
+        with open_session("monitored", [first, second]) as sess:
+            sess.run(c.train)
+    message = str(caught.value)
+    assert "same tensor 'x:0' is fed by two hooks" in message
+    assert "Asker" in message and "SecondFeeder.beforeSessionRun" in message
+    assert isinstance(caught.value, RuntimeError)  # still the kind of error TensorFlow raises here
+    assert first.values == [] and second.values == []  # nothing ran
+
+
 def test_caller_args_and_run_options_are_translated(graph):
     c = Counter()
     opts = jhooks.RunOptions(traceLevel=3, timeoutInMs=5000)
