@@ -150,18 +150,20 @@ def python_errors(func: F) -> F:
     the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
 
-    from jhooks.bridge import threads
+    from jhooks.bridge.threads import enter, leave
 
     name = func.__qualname__
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        outer = enter(name)
         try:
-            with threads.callback(name):
-                return func(*args, **kwargs)
+            return func(*args, **kwargs)
         except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
             if is_java_exception(e):
                 raise
             raise to_java(e) from None
+        finally:
+            leave(outer)
 
     return wrapper  # type: ignore[return-value]
