@@ -76,9 +76,7 @@ def _java_context(runContext: Any) -> Any:
             cached = None
         if cached is not None:
             return cached
-        args = runContext.originalArgs
-        java_args = values.run_args_to_java(args if args is not None else SessionRunArgs())
-        context = _Java.context(java_args, java_session(runContext.session))
+        context = _Java.context(_java_original_args(runContext.originalArgs), java_session(runContext.session))
         try:
             setattr(runContext, _CONTEXT_ATTR, context)
         except AttributeError:
@@ -87,6 +85,27 @@ def _java_context(runContext: Any) -> Any:
             except TypeError:
                 pass
         return context
+
+
+# Java SessionRunArgs of callers' args that are immutable in Java too (a single fetch name or
+# none, no feeds), by (fetches, options): most runs repeat the same caller args.
+_ARGS_MAX = 64
+_original_args: dict = {}
+
+
+def _java_original_args(args: Optional[SessionRunArgs]) -> Any:
+    if args is None:
+        args = SessionRunArgs()
+    if args.feeds or not (args.fetches is None or isinstance(args.fetches, str)) \
+            or not (args.options is None or isinstance(args.options, RunOptions)):
+        return values.run_args_to_java(args)
+    key = (args.fetches, args.options)
+    cached = _original_args.get(key)
+    if cached is None:
+        if len(_original_args) >= _ARGS_MAX:
+            _original_args.clear()
+        cached = _original_args[key] = values.run_args_to_java(args)
+    return cached
 
 
 # Java SessionRunValues without results or metadata, by options: immutable, so shared.

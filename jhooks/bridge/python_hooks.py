@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from threading import get_ident
+from typing import Any, Dict
 
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
@@ -79,7 +80,11 @@ _views_lock = threading.Lock()
 _context_ids: Any = None
 
 
+_current: Dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
+
+
 def _context_view(context_id: int) -> JavaRunContext:
+    _current[get_ident()] = context_id
     view = _views.get(context_id)
     if view is not None:
         return view
@@ -137,6 +142,14 @@ class _HookProxy:
                             "expected jhooks.SessionRunArgs or None")
         view.hookFetches[self.key] = args.fetches
         return values.run_args_to_java(args)
+
+    @python_errors
+    def beforeSessionRunSameContext(self) -> Any:
+        return self.beforeSessionRun.__wrapped__(self, _current[get_ident()])
+
+    @python_errors
+    def afterSessionRunSameContext(self, runValues: Any) -> None:
+        self.afterSessionRun.__wrapped__(self, _current[get_ident()], runValues)
 
     @python_errors
     def afterSessionRun(self, contextId: Any, runValues: Any) -> None:

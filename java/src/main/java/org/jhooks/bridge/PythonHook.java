@@ -57,13 +57,13 @@ public final class PythonHook implements Hook {
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    return callsBefore ? delegate.beforeSessionRun(RunContextIds.idOf(runContext)) : null;
+    return callsBefore ? RunContextIds.before(delegate, runContext) : null;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     if (callsAfter) {
-      delegate.afterSessionRun(RunContextIds.idOf(runContext), runValues);
+      RunContextIds.after(delegate, runContext, runValues);
     }
   }
 

@@ -69,13 +69,13 @@ public final class PythonModelDependentHook extends ModelDependentHook {
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    return callsBefore ? delegate.beforeSessionRun(RunContextIds.idOf(runContext)) : null;
+    return callsBefore ? RunContextIds.before(delegate, runContext) : null;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     if (callsAfter) {
-      delegate.afterSessionRun(RunContextIds.idOf(runContext), runValues);
+      RunContextIds.after(delegate, runContext, runValues);
     }
   }
 

@@ -4,7 +4,9 @@ import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
+import org.jhooks.SessionRunValues;
 
 /**
  * A process-wide number for each {@link SessionRunContext} a Python hook is called with, so the
@@ -14,6 +16,7 @@ import org.jhooks.SessionRunContext;
 public final class RunContextIds {
   private static final Map<SessionRunContext, Long> IDS = new WeakHashMap<>();
   private static final Map<Long, WeakReference<SessionRunContext>> CONTEXTS = new HashMap<>();
+  private static final ThreadLocal<long[]> SENT = ThreadLocal.withInitial(() -> new long[1]);
   private static long next = 1;
   private static SessionRunContext last;
   private static long lastId;
@@ -43,5 +46,35 @@ public final class RunContextIds {
   public static synchronized SessionRunContext context(long id) {
     WeakReference<SessionRunContext> r = CONTEXTS.get(id);
     return r == null ? null : r.get();
+  }
+
+  /**
+   * Calls {@code target.beforeSessionRun} for {@code context}: with its id, or without when its id
+   * is the last one that crossed on this thread. An id counts as crossed only when the call
+   * returned normally (the Python side records it on entry).
+   */
+  public static SessionRunArgs before(PythonHookTarget target, SessionRunContext context) {
+    long id = idOf(context);
+    long[] sent = SENT.get();
+    if (sent[0] == id) {
+      return target.beforeSessionRunSameContext();
+    }
+    sent[0] = 0;
+    SessionRunArgs args = target.beforeSessionRun(id);
+    sent[0] = id;
+    return args;
+  }
+
+  /** {@link #before}'s twin for {@code afterSessionRun}. */
+  public static void after(PythonHookTarget target, SessionRunContext context, SessionRunValues values) {
+    long id = idOf(context);
+    long[] sent = SENT.get();
+    if (sent[0] == id) {
+      target.afterSessionRunSameContext(values);
+      return;
+    }
+    sent[0] = 0;
+    target.afterSessionRun(id, values);
+    sent[0] = id;
   }
 }
