@@ -108,7 +108,9 @@ def _context_view(context_id: int) -> JavaRunContext:
 def _overrides(hook: Any, callback: str) -> bool:
     """Whether ``hook`` overrides ``callback`` (in its class or on the instance), i.e. the call
     is not ``jhooks.Hook``'s no-op."""
-    return callback in getattr(hook, "__dict__", {}) or getattr(type(hook), callback, None) is not getattr(Hook, callback)
+    if callback in getattr(hook, "__dict__", {}):
+        return True
+    return getattr(type(hook), callback, None) is not getattr(Hook, callback)
 
 
 class _HookProxy:

@@ -125,7 +125,8 @@ def test_a_serialized_summary_fetched_from_the_jvm_parses():
     summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag="loss", simple_value=0.25)])
     data = summary.SerializeToString()
     values = jpype.JClass("org.jhooks.tf.Values")
-    tensor = values.tensorOf(jpype.JClass("org.tensorflow.proto.DataType").DT_STRING, to_java(np.array(data, dtype=object)))
+    string = jpype.JClass("org.tensorflow.proto.DataType").DT_STRING
+    tensor = values.tensorOf(string, to_java(np.array(data, dtype=object)))
     try:
         fetched = to_numpy(values.copyOf(tensor))
     finally:
