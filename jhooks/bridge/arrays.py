@@ -31,10 +31,20 @@ def _java():
     return jpype
 
 
-def _bridge_arrays():
-    import jpype
+_classes: dict = {}
 
-    return jpype.JClass("org.jhooks.bridge.Arrays")
+
+def _jclass(name: str) -> Any:
+    cls = _classes.get(name)
+    if cls is None:
+        import jpype
+
+        cls = _classes[name] = jpype.JClass(name)
+    return cls
+
+
+def _bridge_arrays():
+    return _jclass("org.jhooks.bridge.Arrays")
 
 
 def _shape(shape) -> Any:
@@ -45,9 +55,7 @@ def _shape(shape) -> Any:
 
 def is_ndarray(value: Any) -> bool:
     """Whether ``value`` is a Java ``org.tensorflow.ndarray.NdArray``."""
-    import jpype
-
-    return isinstance(value, jpype.JClass("org.tensorflow.ndarray.NdArray"))
+    return isinstance(value, _jclass("org.tensorflow.ndarray.NdArray"))
 
 
 def to_java(value: Any) -> Any:
@@ -89,9 +97,7 @@ def _strings_to_java(a: np.ndarray) -> Any:
 
 def dtype_of(array: Any) -> str:
     """The numpy dtype name of a Java NdArray (``"string"`` for String/byte[] arrays)."""
-    import jpype
-
-    return str(jpype.JClass("org.jhooks.bridge.DTypes").of(array))
+    return str(_jclass("org.jhooks.bridge.DTypes").of(array))
 
 
 def to_numpy(array: Any) -> np.ndarray:

@@ -176,19 +176,27 @@ def python_errors(func: F) -> F:
     """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
     the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
+    from threading import get_ident
 
-    from jhooks.bridge import threads
+    from jhooks.bridge.threads import _in_flight
 
     name = func.__qualname__
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        tid = get_ident()  # threads.enter/leave, inlined: this runs on every crossing
+        outer = _in_flight.get(tid)
+        _in_flight[tid] = name
         try:
-            with threads.callback(name):
-                return func(*args, **kwargs)
+            return func(*args, **kwargs)
         except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
             if is_java_exception(e):
                 raise
             raise to_java(e) from None
+        finally:
+            if outer is None:
+                del _in_flight[tid]
+            else:
+                _in_flight[tid] = outer
 
     return wrapper  # type: ignore[return-value]

@@ -25,7 +25,7 @@ from typing import Any, Optional
 from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook, ModelInstance
-from jhooks.api.run_args import SessionRunArgs
+from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge import jvm, values
 from jhooks.bridge.exceptions import call_java, from_java
 from jhooks.bridge.sessions import java_session
@@ -44,14 +44,31 @@ def java_object(instance_or_class_name: Any, *ctor_args: Any) -> Any:
     return instance_or_class_name
 
 
-# One Java run context per Python run context, shared by all Java hooks of that run.
+# One Java run context per Python run context, shared by all Java hooks of that run: kept on the
+# Python context itself (an attribute), or in this weak map when it cannot take attributes.
+_CONTEXT_ATTR = "_jhooks_java_context"
 _contexts: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 _contexts_lock = threading.Lock()
 
 
-def _java_context(runContext: Any) -> Any:
-    import jpype
+class _Java:
+    """Java classes the per-run paths use, looked up once (after the JVM started)."""
 
+    context = values_class = calls = None
+
+    @classmethod
+    def load(cls) -> None:
+        import jpype
+
+        cls.context = jpype.JClass("org.jhooks.SessionRunContext")
+        cls.values_class = jpype.JClass("org.jhooks.SessionRunValues")
+        cls.calls = jpype.JClass("org.jhooks.bridge.JavaHookCalls")
+
+
+def _java_context(runContext: Any) -> Any:
+    context = getattr(runContext, _CONTEXT_ATTR, None)
+    if context is not None:
+        return context
     with _contexts_lock:
         try:
             cached = _contexts.get(runContext)
@@ -59,18 +76,67 @@ def _java_context(runContext: Any) -> Any:
             cached = None
         if cached is not None:
             return cached
-        args = runContext.originalArgs
-        java_args = values.run_args_to_java(args if args is not None else SessionRunArgs())
-        context = jpype.JClass("org.jhooks.SessionRunContext")(java_args, java_session(runContext.session))
+        context = _Java.context(_java_original_args(runContext.originalArgs), java_session(runContext.session))
         try:
-            _contexts[runContext] = context
-        except TypeError:
-            pass
+            setattr(runContext, _CONTEXT_ATTR, context)
+        except AttributeError:
+            try:
+                _contexts[runContext] = context
+            except TypeError:
+                pass
         return context
 
 
+# Java SessionRunArgs of callers' args that are immutable in Java too (a single fetch name or
+# none, no feeds), by (fetches, options): most runs repeat the same caller args.
+_ARGS_MAX = 64
+_original_args: dict = {}
+
+
+def _java_original_args(args: Optional[SessionRunArgs]) -> Any:
+    if args is None:
+        args = SessionRunArgs()
+    if args.feeds or not (args.fetches is None or isinstance(args.fetches, str)) \
+            or not (args.options is None or isinstance(args.options, RunOptions)):
+        return values.run_args_to_java(args)
+    key = (args.fetches, args.options)
+    cached = _original_args.get(key)
+    if cached is None:
+        if len(_original_args) >= _ARGS_MAX:
+            _original_args.clear()
+        cached = _original_args[key] = values.run_args_to_java(args)
+    return cached
+
+
+# Java SessionRunValues without results or metadata, by options: immutable, so shared.
+_EMPTY_VALUES_MAX = 16
+_empty_values: dict = {}
+
+
+def _java_values(runValues: Any) -> Any:
+    empty = runValues.results is None and runValues.runMetadata is None
+    if empty and (runValues.options is None or isinstance(runValues.options, RunOptions)):
+        cached = _empty_values.get(runValues.options)
+        if cached is None:
+            cached = _Java.values_class(None, values.options_to_java(runValues.options), None)
+            if len(_empty_values) >= _EMPTY_VALUES_MAX:
+                _empty_values.clear()
+            _empty_values[runValues.options] = cached
+        return cached
+    return _Java.values_class(values.results_to_java(runValues.results), values.options_to_java(runValues.options),
+                              values.run_metadata_to_java(runValues.runMetadata))
+
+
+_CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
+
+
 class JavaHook(Hook, Described):
-    """A Python hook calling a Java ``org.jhooks.Hook`` (see the module docstring)."""
+    """A Python hook calling a Java ``org.jhooks.Hook`` (see the module docstring).
+
+    ``beforeSessionRun``/``afterSessionRun`` that the Java class does not override (the
+    ``org.jhooks.Hook`` default no-op; checked once by reflection) are not called across the
+    bridge; the coordinator's stop flag is still synced at them.
+    """
 
     def __new__(cls, instance_or_class_name: Any, *ctor_args: Any) -> "JavaHook":
         java = java_object(instance_or_class_name, *ctor_args)
@@ -80,8 +146,13 @@ class JavaHook(Hook, Described):
             raise TypeError(f"{java.getClass().getName()} does not implement org.jhooks.Hook")
         if cls is JavaHook and isinstance(java, jpype.JClass("org.jhooks.ModelDependentHook")):
             cls = JavaModelDependentHook
+        if _Java.calls is None:
+            _Java.load()
         self = super().__new__(cls)
         self.java = java
+        self._calls = _Java.calls(java)
+        self._callsBefore = bool(_Java.calls.overrides(java, "beforeSessionRun"))
+        self._callsAfter = bool(_Java.calls.overrides(java, "afterSessionRun"))
         self._coords: list = []  # [(python coordinator, java coordinator)] of the live session
         return self
 
@@ -110,6 +181,15 @@ class JavaHook(Hook, Described):
             elif py_coord.shouldStop() and not java_coord.shouldStop():
                 java_coord.requestStop()
 
+    def _sync_flags(self, flags: int, runContext: Any, java_context: Any) -> None:
+        """What :meth:`_sync_stop` does, from the flags a JavaHookCalls call returned."""
+        if flags & (_CONTEXT_STOP | _COORDINATOR_STOP):
+            self._sync_stop(runContext, java_context)
+            return
+        for py_coord, java_coord in self._coords:
+            if py_coord.shouldStop():
+                java_coord.requestStop()
+
     def begin(self) -> None:
         call_java(self.java.begin)
 
@@ -121,28 +201,35 @@ class JavaHook(Hook, Described):
 
         java_coord = jpype.JClass("org.jhooks.Coordinator")()
         self._coords = [(coord, java_coord)]
+        self._calls.setCoordinator(java_coord)
         call_java(self.java.afterCreateSession, java_session(session), java_coord)
         self._sync_stop()
 
     def beforeSessionRun(self, runContext: Any) -> Optional[SessionRunArgs]:
+        if not self._callsBefore:
+            self._sync_flags(self._calls.flags(None), runContext, None)
+            return None
         context = _java_context(runContext)
         try:
-            java_args = call_java(self.java.beforeSessionRun, context)
-        finally:
+            flags = call_java(self._calls.beforeSessionRun, context)
+        except BaseException:
             self._sync_stop(runContext, context)
-        return values.run_args_to_python(java_args)
+            raise
+        self._sync_flags(flags, runContext, context)
+        return values.run_args_to_python(self._calls.takeArgs()) if flags & _HAS_ARGS else None
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        import jpype
-
+        if not self._callsAfter:
+            self._sync_flags(self._calls.flags(None), runContext, None)
+            return
         context = _java_context(runContext)
-        java_values = jpype.JClass("org.jhooks.SessionRunValues")(
-            values.results_to_java(runValues.results), values.options_to_java(runValues.options),
-            values.run_metadata_to_java(runValues.runMetadata))
+        java_values = _java_values(runValues)
         try:
-            call_java(self.java.afterSessionRun, context, java_values)
-        finally:
+            flags = call_java(self._calls.afterSessionRun, context, java_values)
+        except BaseException:
             self._sync_stop(runContext, context)
+            raise
+        self._sync_flags(flags, runContext, context)
 
     def end(self, session: Any) -> None:
         try:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from threading import get_ident
+from typing import Any, Dict
 
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
@@ -37,12 +38,29 @@ def _name(obj: Any) -> str:
 
 
 class JavaRunContext(SessionRunContext):
-    """A Python run context over a Java ``org.jhooks.SessionRunContext``; the stop flag is Java's."""
+    """A Python run context over a Java ``org.jhooks.SessionRunContext``; the stop flag is Java's.
 
-    def __init__(self, java: Any) -> None:
-        super().__init__(values.run_args_to_python(java.originalArgs()), python_session(java.session()))
+    ``originalArgs`` and ``session`` are translated on first use (most hooks never read them), then
+    kept: every Python hook of the run shares this view.
+    """
+
+    def __init__(self, java: Any) -> None:  # noqa: super().__init__ is replaced by the lazy fields
         self.java = java
         self.hookFetches: dict = {}  # id(python hook) -> the fetches it returned for this run
+        self._originalArgs: Any = _UNSET
+        self._session: Any = _UNSET
+
+    @property
+    def originalArgs(self) -> Any:
+        if self._originalArgs is _UNSET:
+            self._originalArgs = values.run_args_to_python(self.java.originalArgs())
+        return self._originalArgs
+
+    @property
+    def session(self) -> Any:
+        if self._session is _UNSET:
+            self._session = python_session(self.java.session())
+        return self._session
 
     def requestStop(self) -> None:
         self.java.requestStop()
@@ -52,34 +70,55 @@ class JavaRunContext(SessionRunContext):
         return bool(self.java.stopRequested())
 
 
-# Python views of the Java run contexts in flight, so before/after of one run share one view.
+_UNSET = object()
+
+# Python views of the Java run contexts in flight, by org.jhooks.bridge.RunContextIds id, so
+# before/after of one run (and all Python hooks of it) share one view.
 _VIEWS_MAX = 64
-_views: "OrderedDict[Any, JavaRunContext]" = OrderedDict()
+_views: "OrderedDict[int, JavaRunContext]" = OrderedDict()
 _views_lock = threading.Lock()
+_context_ids: Any = None
 
 
-def _context_view(java: Any) -> JavaRunContext:
-    import jpype
+_current: Dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
 
-    key = int(jpype.JClass("java.lang.System").identityHashCode(java))
+
+def _context_view(context_id: int) -> JavaRunContext:
+    _current[get_ident()] = context_id
+    view = _views.get(context_id)
+    if view is not None:
+        return view
+    global _context_ids
+    if _context_ids is None:
+        import jpype
+
+        _context_ids = jpype.JClass("org.jhooks.bridge.RunContextIds")
+    java = _context_ids.context(context_id)
+    if java is None:
+        raise RuntimeError(f"the Java run context #{context_id} is gone (collected)")
     with _views_lock:
-        view = _views.get(key)
-        if view is not None and view.java.equals(java):
-            _views.move_to_end(key)
-            return view
-    view = JavaRunContext(java)
-    with _views_lock:
-        _views[key] = view
-        while len(_views) > _VIEWS_MAX:
-            _views.popitem(last=False)
+        view = _views.get(context_id)
+        if view is None:
+            view = _views[context_id] = JavaRunContext(java)
+            while len(_views) > _VIEWS_MAX:
+                _views.popitem(last=False)
     return view
 
 
+def _overrides(hook: Any, callback: str) -> bool:
+    """Whether ``hook`` overrides ``callback`` (in its class or on the instance), i.e. the call
+    is not ``jhooks.Hook``'s no-op."""
+    if callback in getattr(hook, "__dict__", {}):
+        return True
+    return getattr(type(hook), callback, None) is not getattr(Hook, callback)
+
+
 class _HookProxy:
-    """What the Java proxy of a Python hook calls."""
+    """What the Java proxy of a Python hook calls (``org.jhooks.bridge.PythonHookTarget``)."""
 
     def __init__(self, hook: Hook) -> None:
         self.hook = hook
+        self.key = id(hook)
 
     @python_errors
     def begin(self) -> None:
@@ -94,19 +133,30 @@ class _HookProxy:
         self.hook.afterCreateSession(python_session(session), JavaCoordinator(coord))
 
     @python_errors
-    def beforeSessionRun(self, runContext: Any) -> Any:
-        view = _context_view(runContext)
+    def beforeSessionRun(self, contextId: Any) -> Any:
+        view = _context_view(contextId)
         args = self.hook.beforeSessionRun(view)
-        if args is not None and not isinstance(args, SessionRunArgs):
+        if args is None:
+            view.hookFetches[self.key] = None
+            return None
+        if not isinstance(args, SessionRunArgs):
             raise TypeError(f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
                             "expected jhooks.SessionRunArgs or None")
-        view.hookFetches[id(self.hook)] = None if args is None else args.fetches
+        view.hookFetches[self.key] = args.fetches
         return values.run_args_to_java(args)
 
     @python_errors
-    def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        view = _context_view(runContext)
-        fetches = view.hookFetches.get(id(self.hook))
+    def beforeSessionRunSameContext(self) -> Any:
+        return self.beforeSessionRun.__wrapped__(self, _current[get_ident()])
+
+    @python_errors
+    def afterSessionRunSameContext(self, runValues: Any) -> None:
+        self.afterSessionRun.__wrapped__(self, _current[get_ident()], runValues)
+
+    @python_errors
+    def afterSessionRun(self, contextId: Any, runValues: Any) -> None:
+        view = _context_view(contextId)
+        fetches = view.hookFetches.get(self.key)
         py_values = SessionRunValues(
             results=values.results_to_python(runValues.results(), fetches),
             options=values.options_to_python(runValues.options()),
@@ -124,6 +174,8 @@ class _HookProxy:
 def as_java_hook(hook: Hook) -> Any:
     """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a :class:`JavaHook` gives its Java hook.
 
+    ``beforeSessionRun``/``afterSessionRun`` that ``hook`` does not override (checked now, on its
+    class and instance) are not called across the bridge: they are ``jhooks.Hook``'s no-ops.
     Raises ``jhooks.HookValidationError`` for a hook that cannot be registered (validate_hook).
     """
     import jpype
@@ -132,15 +184,16 @@ def as_java_hook(hook: Hook) -> Any:
         return hook.java
     validate_hook(hook)
     jvm.start()
-    proxy = jpype.JProxy("org.jhooks.Hook", inst=_HookProxy(hook))
+    proxy = jpype.JProxy("org.jhooks.bridge.PythonHookTarget", inst=_HookProxy(hook))
+    before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
     if isinstance(hook, ModelDependentHook):
         @python_errors
         def accept(model: Any) -> None:
             hook.modelInstance = values.model_to_python(model)
 
         consumer = jpype.JProxy("java.util.function.Consumer", dict={"accept": accept})
-        return jpype.JClass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer)
-    return jpype.JClass("org.jhooks.bridge.PythonHook")(proxy, _name(hook))
+        return jpype.JClass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer, before, after)
+    return jpype.JClass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after)
 
 
 class _ListenerProxy:

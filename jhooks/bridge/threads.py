@@ -18,7 +18,7 @@ import logging
 import os
 import threading
 import time
-from typing import Dict, Iterator
+from typing import Dict, Iterator, Optional
 
 log = logging.getLogger(__name__)
 
@@ -26,46 +26,55 @@ GRACE_ENV = "JHOOKS_EXIT_GRACE_SECS"
 DEFAULT_GRACE_SECS = 10.0
 
 _in_flight: Dict[int, str] = {}  # thread id -> callback name
-_cond = threading.Condition()
+_guard_lock = threading.Lock()
 _guard_installed = False
+
+
+def enter(name: str) -> Optional[str]:
+    """Marks a Python callback called from Java as in flight on this thread; returns what
+    :func:`leave` needs. A plain dict write: each step is atomic under the GIL, so no lock is held
+    on the hot path (the exit guard polls)."""
+    tid = threading.get_ident()
+    outer = _in_flight.get(tid)
+    _in_flight[tid] = name
+    return outer
+
+
+def leave(outer: Optional[str]) -> None:
+    """Ends the callback :func:`enter` marked; ``outer`` is what it returned."""
+    tid = threading.get_ident()
+    if outer is None:
+        _in_flight.pop(tid, None)
+    else:
+        _in_flight[tid] = outer
 
 
 @contextlib.contextmanager
 def callback(name: str) -> Iterator[None]:
     """Marks a Python callback called from Java as in flight on this thread."""
-    tid = threading.get_ident()
-    with _cond:
-        outer = _in_flight.get(tid)
-        _in_flight[tid] = name
+    outer = enter(name)
     try:
         yield
     finally:
-        with _cond:
-            if outer is None:
-                _in_flight.pop(tid, None)
-            else:
-                _in_flight[tid] = outer
-            _cond.notify_all()
+        leave(outer)
 
 
 def in_flight() -> Dict[int, str]:
     """The callbacks running now, by thread id."""
-    with _cond:
-        return dict(_in_flight)
+    return dict(_in_flight)
 
 
-def wait_for_callbacks(timeout: float) -> Dict[int, str]:
-    """Waits until no callback other than the calling thread's runs, at most ``timeout`` seconds;
-    returns those still running."""
+def wait_for_callbacks(timeout: float, poll: float = 0.01) -> Dict[int, str]:
+    """Waits until no callback other than the calling thread's runs, at most ``timeout`` seconds
+    (checking every ``poll`` seconds); returns those still running."""
     me = threading.get_ident()
     deadline = time.monotonic() + timeout
-    with _cond:
-        while True:
-            others = {t: n for t, n in _in_flight.items() if t != me}
-            remaining = deadline - time.monotonic()
-            if not others or remaining <= 0:
-                return others
-            _cond.wait(remaining)
+    while True:
+        others = {t: n for t, n in dict(_in_flight).items() if t != me}
+        remaining = deadline - time.monotonic()
+        if not others or remaining <= 0:
+            return others
+        time.sleep(min(poll, remaining))
 
 
 def _grace() -> float:
@@ -89,7 +98,7 @@ def _on_exit() -> None:
 def install_exit_guard() -> None:
     """Registers the bounded-exit handler once; call after the JVM started (atexit runs LIFO)."""
     global _guard_installed
-    with _cond:
+    with _guard_lock:
         if _guard_installed:
             return
         _guard_installed = True

@@ -22,8 +22,14 @@ def _jpype():
     return jpype
 
 
+_classes: dict = {}
+
+
 def _jclass(name: str) -> Any:
-    return _jpype().JClass(name)
+    cls = _classes.get(name)
+    if cls is None:
+        cls = _classes[name] = _jpype().JClass(name)
+    return cls
 
 
 # -- fetches -----------------------------------------------------------------------------------

@@ -2,8 +2,6 @@ package org.jhooks.bridge;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.tensorflow.ndarray.BooleanNdArray;
 import org.tensorflow.ndarray.ByteNdArray;
@@ -28,8 +26,9 @@ import org.tensorflow.ndarray.buffer.layout.DataLayouts;
  * during the call, never kept. The NdArrays made here wrap Java arrays the caller then owns.
  * float16 is stored as its 16-bit pattern with tensorflow-java's {@code FLOAT16} layout (a {@link
  * FloatNdArray}, like {@code TFloat16}), bfloat16 likewise with the {@code BFLOAT16} layout; bool
- * as bytes with the {@code BOOL} layout. Strings cross
- * as UTF-8 {@code byte[]} elements. See docs/bridge.md, "Arrays and ownership".
+ * as bytes with the {@code BOOL} layout. Strings cross as {@code byte[]} elements (an {@code
+ * NdArray<byte[]>}; Java String elements are UTF-8 encoded). See docs/bridge.md, "Arrays and
+ * ownership".
  */
 public final class Arrays {
   private Arrays() {}
@@ -107,24 +106,11 @@ public final class Arrays {
   }
 
   /**
-   * A new {@code NdArray<String>} from UTF-8 elements, or an {@code NdArray<byte[]>} when one of
-   * them is not valid UTF-8 (TensorFlow strings are bytes).
+   * A new {@code NdArray<byte[]>} holding {@code bytes} (TensorFlow strings are byte strings; NUL and
+   * non-UTF-8 bytes are kept). The element arrays are the caller's (JPype made them for this call).
    */
-  public static NdArray<?> fromStrings(byte[][] utf8, long[] shape) {
-    Shape s = Shape.of(shape);
-    String[] decoded = new String[utf8.length];
-    try {
-      for (int i = 0; i < utf8.length; i++) {
-        decoded[i] = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(utf8[i]))
-            .toString();
-      }
-    } catch (CharacterCodingException notUtf8) {
-      return NdArrays.wrap(s, DataBuffers.ofObjects(utf8));
-    }
-    return NdArrays.wrap(s, DataBuffers.ofObjects(decoded));
+  public static NdArray<byte[]> fromStrings(byte[][] bytes, long[] shape) {
+    return NdArrays.wrap(Shape.of(shape), DataBuffers.ofObjects(bytes));
   }
 
   /** The dimensions of {@code array}; empty for a scalar. */
@@ -134,7 +120,9 @@ public final class Arrays {
 
   /**
    * Copies {@code src} into {@code dst} (C order, native byte order), which must hold exactly
-   * {@code src.size()} elements of {@link DTypes#of DTypes.of(src)}.
+   * {@code src.size()} elements of {@link DTypes#of DTypes.of(src)}. A dense array-backed {@code src}
+   * (what {@link #fromBuffer} and the JVM driver's {@code Values.copyOf} make) is one bulk copy
+   * from its Java array into {@code dst}; float16 and bool go through their layouts.
    */
   public static void copyToBuffer(NdArray<?> src, ByteBuffer dst) {
     String dtype = DTypes.of(src);
@@ -147,12 +135,9 @@ public final class Arrays {
               + " bytes, got " + b.remaining());
     }
     switch (dtype) {
-      case "float32": {
-        float[] a = new float[n];
-        ((FloatNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.asFloatBuffer().put(a);
+      case "float32":
+        ((FloatNdArray) src).copyTo(DataBuffers.of(b.asFloatBuffer()));
         return;
-      }
       case "float16": {
         short[] bits = new short[n];
         ((FloatNdArray) src).copyTo(DataLayouts.FLOAT16.applyTo(DataBuffers.of(bits, false, false)));
@@ -165,38 +150,23 @@ public final class Arrays {
         b.asShortBuffer().put(bits);
         return;
       }
-      case "float64": {
-        double[] a = new double[n];
-        ((DoubleNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.asDoubleBuffer().put(a);
+      case "float64":
+        ((DoubleNdArray) src).copyTo(DataBuffers.of(b.asDoubleBuffer()));
         return;
-      }
-      case "int32": {
-        int[] a = new int[n];
-        ((IntNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.asIntBuffer().put(a);
+      case "int32":
+        ((IntNdArray) src).copyTo(DataBuffers.of(b.asIntBuffer()));
         return;
-      }
-      case "int64": {
-        long[] a = new long[n];
-        ((LongNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.asLongBuffer().put(a);
+      case "int64":
+        ((LongNdArray) src).copyTo(DataBuffers.of(b.asLongBuffer()));
         return;
-      }
       case "int8":
-      case "uint8": {
-        byte[] a = new byte[n];
-        ((ByteNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.put(a);
+      case "uint8":
+        ((ByteNdArray) src).copyTo(DataBuffers.of(b.slice()));
         return;
-      }
       case "int16":
-      case "uint16": {
-        short[] a = new short[n];
-        ((ShortNdArray) src).copyTo(DataBuffers.of(a, false, false));
-        b.asShortBuffer().put(a);
+      case "uint16":
+        ((ShortNdArray) src).copyTo(DataBuffers.of(b.asShortBuffer()));
         return;
-      }
       case "bool": {
         byte[] a = new byte[n];
         ((BooleanNdArray) src).copyTo(DataLayouts.BOOL.applyTo(DataBuffers.of(a, false, false)));

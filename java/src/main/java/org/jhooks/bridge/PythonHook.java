@@ -12,18 +12,28 @@ import org.jhooks.SessionRunValues;
  * A Python {@code jhooks.Hook} on the JVM: every callback goes to the Python hook's proxy, and
  * {@link #toString()} names the Python class (a proxy's own class name says nothing). Its
  * exceptions are {@link PythonException}s. Made by {@code jhooks.bridge.as_java_hook}.
+ *
+ * <p>{@code beforeSessionRun}/{@code afterSessionRun} the Python hook does not override (detected
+ * when it is wrapped) do not cross: they are the {@code jhooks.Hook} no-ops, so the result is the
+ * same ({@code null}, nothing). The other callbacks always cross.
  */
 public final class PythonHook implements Hook, Described {
-  private final Hook delegate;
+  private final PythonHookTarget delegate;
   private final String pythonName;
+  private final boolean callsBefore;
+  private final boolean callsAfter;
 
   /**
    * @param delegate the proxy of the Python hook
    * @param pythonName the hook's {@code module.Class}
+   * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
+   * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
    */
-  public PythonHook(Hook delegate, String pythonName) {
+  public PythonHook(PythonHookTarget delegate, String pythonName, boolean callsBefore, boolean callsAfter) {
     this.delegate = delegate;
     this.pythonName = pythonName;
+    this.callsBefore = callsBefore;
+    this.callsAfter = callsAfter;
   }
 
   /** The Python hook's {@code module.Class}. */
@@ -48,12 +58,14 @@ public final class PythonHook implements Hook, Described {
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    return delegate.beforeSessionRun(runContext);
+    return callsBefore ? RunContextIds.before(delegate, runContext) : null;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
-    delegate.afterSessionRun(runContext, runValues);
+    if (callsAfter) {
+      RunContextIds.after(delegate, runContext, runValues);
+    }
   }
 
   @Override

@@ -3,7 +3,6 @@ package org.jhooks.bridge;
 import java.util.function.Consumer;
 import org.jhooks.Coordinator;
 import org.jhooks.Described;
-import org.jhooks.Hook;
 import org.jhooks.ModelDependentHook;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -15,22 +14,30 @@ import org.jhooks.SessionRunValues;
  * delegates every callback to the Python hook's proxy (a proxy can implement interfaces only, not
  * extend this abstract class). The model instance the driver sets is handed to {@code onModel}
  * just before {@code beginSession()}, which the contract says comes after the driver set it.
- * Made by {@code jhooks.bridge.as_java_hook}.
+ * Made by {@code jhooks.bridge.as_java_hook}. Callbacks it does not override do not cross, as in
+ * {@link PythonHook}.
  */
 public final class PythonModelDependentHook extends ModelDependentHook implements Described {
-  private final Hook delegate;
+  private final PythonHookTarget delegate;
   private final String pythonName;
   private final Consumer<org.jhooks.ModelInstance> onModel;
+  private final boolean callsBefore;
+  private final boolean callsAfter;
 
   /**
    * @param delegate the proxy of the Python hook
    * @param pythonName the hook's {@code module.Class}
    * @param onModel receives the model instance before {@code beginSession()}
+   * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
+   * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
    */
-  public PythonModelDependentHook(Hook delegate, String pythonName, Consumer<org.jhooks.ModelInstance> onModel) {
+  public PythonModelDependentHook(PythonHookTarget delegate, String pythonName,
+      Consumer<org.jhooks.ModelInstance> onModel, boolean callsBefore, boolean callsAfter) {
     this.delegate = delegate;
     this.pythonName = pythonName;
     this.onModel = onModel;
+    this.callsBefore = callsBefore;
+    this.callsAfter = callsAfter;
   }
 
   /** The Python hook's {@code module.Class}. */
@@ -38,8 +45,8 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
     return pythonName;
   }
 
-  /** The hook callbacks go to. */
-  public Hook delegate() {
+  /** The proxy callbacks go to. */
+  public PythonHookTarget delegate() {
     return delegate;
   }
 
@@ -63,12 +70,14 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    return delegate.beforeSessionRun(runContext);
+    return callsBefore ? RunContextIds.before(delegate, runContext) : null;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
-    delegate.afterSessionRun(runContext, runValues);
+    if (callsAfter) {
+      RunContextIds.after(delegate, runContext, runValues);
+    }
   }
 
   @Override

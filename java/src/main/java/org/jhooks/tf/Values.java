@@ -31,7 +31,8 @@ import org.tensorflow.types.family.TType;
  * copies tagged in {@link DTypeTags}, so the bridge hands Python float16 / bfloat16); float64 → {@link
  * DoubleNdArray}; int32 → {@link IntNdArray}; int64 → {@link LongNdArray}; uint8 → {@link
  * ByteNdArray}; uint16 → {@link ShortNdArray}; bool → {@link BooleanNdArray}; string → {@code
- * NdArray<String>} (UTF-8). Other dtypes raise {@link IllegalArgumentException}. See {@code
+ * NdArray<byte[]>} (the bytes as stored: serialized protos and non-UTF-8 data stay intact). Other
+ * dtypes raise {@link IllegalArgumentException}. See {@code
  * docs/contract.md}, "Values and ownership".
  */
 public final class Values {
@@ -68,7 +69,7 @@ public final class Values {
       case DT_BOOL:
         return copy((BooleanNdArray) tensor, NdArrays.ofBooleans(tensor.shape()));
       case DT_STRING:
-        return copy((NdArray<String>) tensor, NdArrays.ofObjects(String.class, tensor.shape()));
+        return copy(((TString) tensor).asBytes(), NdArrays.ofObjects(byte[].class, tensor.shape()));
       default:
         throw new IllegalArgumentException("cannot copy a tensor of dtype " + dtype + " to the heap");
     }

@@ -60,11 +60,12 @@ public class ArraysTest {
   }
 
   @Test
-  public void stringsAreUtf8AndNonUtf8BytesStayBytes() {
+  public void stringsStayTheirBytesAndJavaStringsGoOutAsUtf8() {
     byte[][] utf8 = {"héllo".getBytes(StandardCharsets.UTF_8), new byte[0]};
     NdArray<?> s = Arrays.fromStrings(utf8, new long[] {2});
-    assertEquals("héllo", s.getObject(0));
+    assertArrayEquals(utf8[0], (byte[]) s.getObject(0));
     assertArrayEquals(utf8[0], Arrays.toStrings(s)[0]);
+    assertArrayEquals(utf8[0], Arrays.toStrings(NdArrays.vectorOfObjects("héllo"))[0]);
     byte[][] binary = {{(byte) 0xff, 0}};
     NdArray<?> b = Arrays.fromStrings(binary, new long[] {1});
     assertArrayEquals(binary[0], (byte[]) b.getObject(0));

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.Test;
 import org.tensorflow.Tensor;
@@ -41,8 +42,26 @@ public class ValuesTest {
       }
       assertFalse(c[0] + " " + back.getClass(), Values.isTensor(back));
       assertEquals(c[0] + " shape", value.shape(), back.shape());
-      assertEquals(c[0] + " values", value, back);
+      if (c[0] == DataType.DT_STRING) {
+        // string tensors come back as the stored bytes (NdArray<byte[]>), see Values.copyOf
+        assertArrayEquals("a".getBytes(StandardCharsets.UTF_8), (byte[]) back.getObject(0));
+        assertArrayEquals("βγ".getBytes(StandardCharsets.UTF_8), (byte[]) back.getObject(1));
+      } else {
+        assertEquals(c[0] + " values", value, back);
+      }
       assertEquals("the heap copy keeps its dtype (float16/bfloat16 by tag)", c[0], Values.dtypeOf(back));
+    }
+  }
+
+  @Test
+  public void stringTensorsCopyAsTheirBytesEvenWhenNotUtf8() {
+    byte[][] raw = {{0, (byte) 0xff, (byte) 0x80}, {}, "ok".getBytes(StandardCharsets.UTF_8)};
+    NdArray<?> back;
+    try (Tensor t = Values.tensorOf(DataType.DT_STRING, NdArrays.vectorOfObjects(raw))) {
+      back = Values.copyOf(t);
+    }
+    for (int i = 0; i < raw.length; i++) {
+      assertArrayEquals(raw[i], (byte[]) back.getObject(i));
     }
   }
 
