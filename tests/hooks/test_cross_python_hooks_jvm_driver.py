@@ -162,8 +162,6 @@ def test_summary_savers_keep_their_interval_although_the_jvm_fetch_sees_the_incr
     assert [e.step for e in events(tmp_path / "java").Scalars("loss")] == steps
 
 
-@pytest.mark.xfail(strict=True, reason="bridge-perf branch (d5a9fa2): the JVM driver copies string tensors to "
-                                       "Java Strings (UTF-8 decoding), which corrupts the serialized Summary proto")
 def test_python_summary_saver_writes_a_serialized_summary_of_the_jvm_graph(tmp_path):
     serialized = pyhooks.SummarySaverHook(saveSteps=3, outputDir=str(tmp_path / "proto"), summaryOp="loss_summary:0")
     scalar = pyhooks.SummarySaverHook(saveSteps=3, outputDir=str(tmp_path / "map"), summaryOp={"loss": "loss:0"})
