@@ -229,6 +229,14 @@ public final class MonitoredSession implements AutoCloseable {
       if (missing != null) {
         throw new GraphNameException(hookNames.get(i), "beforeSessionRun", missing, "is not in the session's graph");
       }
+      if (hookArgs != null) {
+        for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
+          String problem = s.feedProblem(feed.getKey(), feed.getValue());
+          if (problem != null) {
+            throw new HookException(hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
+          }
+        }
+      }
       merger.add(hookNames.get(i), hookArgs);
     }
     MergedRun merged = merger.finish();

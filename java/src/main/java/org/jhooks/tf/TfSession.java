@@ -12,6 +12,7 @@ import org.tensorflow.Output;
 import org.tensorflow.Result;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The jhooks {@link org.jhooks.Session} view of a tensorflow-java {@link org.tensorflow.Session}.
@@ -105,6 +106,10 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       org.tensorflow.Session.Runner runner = raw.runner();
       for (Map.Entry<String, ? extends NdArray<?>> feed : feeds.entrySet()) {
         Output<?> endpoint = outputOrThrow(feed.getKey(), "fed");
+        String problem = feedProblem(endpoint, feed.getValue());
+        if (problem != null) {
+          throw new IllegalArgumentException("feed '" + feed.getKey() + "': " + problem);
+        }
         Tensor tensor;
         if (Values.isTensor(feed.getValue())) {
           tensor = (Tensor) feed.getValue();
@@ -154,6 +159,46 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * Why the value fed to {@code tensorName} cannot be fed, or {@code null} when it fits: its element
+   * type does not match the tensor's dtype (no cast is made), or its shape is not compatible with
+   * the tensor's static shape (TensorFlow's Python session checks this; the C API does not, so a
+   * wrong shape would otherwise run silently). The tensor must be in the graph.
+   */
+  public String feedProblem(String tensorName, NdArray<?> value) {
+    return feedProblem(graph.output(tensorName), value);
+  }
+
+  private static String feedProblem(Output<?> endpoint, NdArray<?> value) {
+    if (value == null) {
+      return "the value is null";
+    }
+    Shape expected = endpoint.shape();
+    if (!compatible(expected, value.shape())) {
+      return "a value of shape " + value.shape() + " does not fit the tensor's shape " + expected;
+    }
+    if (!Values.isTensor(value)) {
+      return Values.feedTypeProblem(endpoint.dataType(), value);
+    }
+    return null;
+  }
+
+  private static boolean compatible(Shape expected, Shape actual) {
+    if (expected.isUnknown()) {
+      return true;
+    }
+    if (expected.numDimensions() != actual.numDimensions()) {
+      return false;
+    }
+    for (int i = 0; i < expected.numDimensions(); i++) {
+      long d = expected.size(i);
+      if (d != Shape.UNKNOWN_SIZE && d != actual.size(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean exists(String tensorName) {

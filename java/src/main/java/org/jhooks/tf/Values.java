@@ -166,6 +166,41 @@ public final class Values {
     return value instanceof TType;
   }
 
+  /**
+   * Why {@link #tensorOf(DataType, NdArray)} would reject {@code value} for {@code dtype}, or
+   * {@code null} when it accepts it.
+   */
+  public static String feedTypeProblem(DataType dtype, NdArray<?> value) {
+    Class<?> expected = feedClass(dtype);
+    if (expected == null || expected.isInstance(value)) {
+      return null;
+    }
+    return "cannot feed " + describe(value) + " as " + dtype + "; expected a " + expected.getSimpleName();
+  }
+
+  private static Class<?> feedClass(DataType dtype) {
+    switch (dtype) {
+      case DT_FLOAT:
+      case DT_HALF:
+      case DT_BFLOAT16:
+        return FloatNdArray.class;
+      case DT_DOUBLE:
+        return DoubleNdArray.class;
+      case DT_INT32:
+        return IntNdArray.class;
+      case DT_INT64:
+        return LongNdArray.class;
+      case DT_UINT8:
+        return ByteNdArray.class;
+      case DT_UINT16:
+        return ShortNdArray.class;
+      case DT_BOOL:
+        return BooleanNdArray.class;
+      default:
+        return null;
+    }
+  }
+
   private static NdArray<?> check(NdArray<?> value, Class<?> expected, DataType dtype) {
     if (!expected.isInstance(value)) {
       throw new IllegalArgumentException(

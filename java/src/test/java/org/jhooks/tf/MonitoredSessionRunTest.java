@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.jhooks.CallerFeedConflictException;
 import org.jhooks.Hook;
+import org.jhooks.HookException;
 import org.jhooks.HookFeedConflictException;
 import org.jhooks.RunOptions;
 import org.jhooks.SessionRunArgs;
@@ -179,6 +180,35 @@ public class MonitoredSessionRunTest {
         IllegalArgumentException c = assertThrows(IllegalArgumentException.class, () -> s2.run("missing_op"));
         assertTrue(c.getMessage(), c.getMessage().contains("'missing_op'"));
       }
+    }
+  }
+
+  @Test
+  public void aHookFeedOfTheWrongShapeOrTypeIsNamedBeforeAnythingRuns() {
+    // x is a float32 scalar placeholder: the C API would run a [3] feed silently
+    AskingHook wrongShape = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", NdArrays.vectorOf(1f, 2f, 3f))));
+    AskingHook wrongType = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", NdArrays.scalarOf(2.0))));
+    for (AskingHook bad : List.of(wrongShape, wrongType)) {
+      calls.clear();
+      try (Graph g = CounterGraph.counter()) {
+        MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls), bad).build();
+        HookException e;
+        try (s) {
+          e = assertThrows(HookException.class, () -> s.run(CounterGraph.TRAIN));
+        }
+        assertEquals("hook #2 (" + AskingHook.class.getName() + ")", e.hook());
+        assertEquals("beforeSessionRun", e.callback());
+        String expected = bad == wrongShape ? "feed 'x:0': a value of shape [3] does not fit the tensor's shape []"
+            : "feed 'x:0': cannot feed DoubleDenseNdArray of shape [] as DT_FLOAT; expected a FloatNdArray";
+        assertEquals(e.hook() + ".beforeSessionRun: " + expected, e.getMessage());
+        assertEquals(List.of("begin", "afterCreateSession", "before:0"), calls);
+      }
+    }
+    // the caller's own feed of the wrong shape fails in the run, naming the tensor
+    try (Graph g = CounterGraph.counter(); MonitoredSession s = MonitoredSession.builder(g).build()) {
+      IllegalArgumentException c = assertThrows(IllegalArgumentException.class,
+          () -> s.run("double:0", Map.of("x:0", NdArrays.vectorOf(1f, 2f))));
+      assertEquals("feed 'x:0': a value of shape [2] does not fit the tensor's shape []", c.getMessage());
     }
   }
 
