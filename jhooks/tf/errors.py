@@ -6,7 +6,8 @@ from jhooks.api.errors import HookError
 
 
 class GraphNameError(HookError):
-    """A fetch or feed name does not exist in the session's graph (or cannot be used that way).
+    """A fetch or feed name does not exist in the session's graph (or cannot be used that way, e.g.
+    a feed value TF would not cast to the tensor's dtype or whose shape does not fit it).
 
     Raised before the run; the message names the hook, the callback and the name.
     """

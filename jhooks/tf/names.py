@@ -63,9 +63,38 @@ def resolve_fetches(graph: tf.Graph, fetches: Any, where: Where) -> Any:
 
 
 def resolve_feeds(graph: tf.Graph, feeds: Optional[Mapping[str, Any]], where: Where) -> Optional[dict]:
+    """TF's feed_dict for jhooks feeds; each value is checked as TF's session checks it (cast to the
+    tensor's dtype, shape compatible with its static shape), so a bad value fails before the run
+    with a GraphNameError naming the hook, callback, tensor and value instead of TF's anonymous
+    ValueError from the merged run."""
     if not feeds:
         return None
-    return {resolve_tensor(graph, name, where): value for name, value in feeds.items()}
+    out = {}
+    for name, value in feeds.items():
+        tensor = resolve_tensor(graph, name, where)
+        out[tensor] = _checked_feed(tensor, name, value, where)
+    return out
+
+
+def _checked_feed(tensor: tf.Tensor, name: str, value: Any, where: Where) -> Any:
+    if isinstance(value, (tf.Tensor, tf.Operation)) or tensor.dtype in (tf.resource, tf.variant):
+        return value   # TF raises its own TypeError for these; nothing to cast
+    try:
+        array = np.asarray(value, dtype=tensor.dtype.as_numpy_dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        hook, callback = where()
+        raise GraphNameError(hook, callback, name, f"cannot be fed {_describe(value)} as {tensor.dtype.name} ({e})"
+                             ) from None
+    if not tensor.shape.is_compatible_with(array.shape):
+        hook, callback = where()
+        raise GraphNameError(hook, callback, name,
+                             f"cannot be fed {_describe(value)}: the tensor's shape is {tensor.shape}") from None
+    return array
+
+
+def _describe(value: Any) -> str:
+    shape, dtype = np.shape(value), getattr(value, "dtype", type(value).__name__)
+    return f"a value of shape {tuple(shape)} ({dtype})"
 
 
 def to_array(value: Any) -> np.ndarray:

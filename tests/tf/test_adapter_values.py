@@ -148,6 +148,34 @@ def test_missing_feed_name_and_missing_name_in_a_raw_run(graph):
             sess.run(c.train)
 
 
+@pytest.mark.parametrize("value,problem", [
+    (np.ones((3, 2), np.float32), r"cannot be fed a value of shape \(3, 2\) \(float32\): the tensor's shape is \(\)"),
+    (np.array(b"abc", dtype=object), r"cannot be fed a value of shape \(\) \(object\) as float32"),
+])
+def test_a_hook_feed_tf_would_reject_names_hook_callback_tensor_and_value(graph, value, problem):
+    c = Counter()
+    log = []
+
+    class After(jhooks.Hook):
+        def beforeSessionRun(self, runContext):
+            log.append("After.beforeSessionRun")
+
+    # TF's own check of the merged run would raise an anonymous ValueError; nothing runs here
+    with pytest.raises(GraphNameError, match=r"Asker\.beforeSessionRun: 'x:0' " + problem) as err:
+        with open_session("monitored", [Asker(jhooks.SessionRunArgs("doubled:0", {"x:0": value})), After()]) as sess:
+            sess.run(c.train)
+    assert err.value.name == "x:0" and log == []
+
+
+def test_a_hook_feed_is_cast_to_the_tensors_dtype_as_tf_does(graph):
+    c = Counter()
+    hook = Asker(jhooks.SessionRunArgs("doubled:0", {"x:0": np.array(3, np.int64)}))
+    with open_session("monitored", [hook]) as sess:
+        sess.run(c.train)
+    [values] = hook.values
+    assert values.results.dtype == np.float32 and values.results == 6.0
+
+
 def test_run_through_the_session_view_does_not_fire_hooks(graph):
     log = []
     raw_results = []
