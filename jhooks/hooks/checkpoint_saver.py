@@ -14,6 +14,7 @@ import logging
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from jhooks.api.errors import HookError
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.run_args import SessionRunArgs
@@ -100,7 +101,12 @@ class CheckpointSaverHook(Hook):
 
     # --- callbacks -------------------------------------------------------------------------
     def begin(self) -> None:
-        os.makedirs(self.checkpointDir, exist_ok=True)
+        try:
+            os.makedirs(self.checkpointDir, exist_ok=True)
+        except OSError as e:
+            what = "it exists and is not a directory" if os.path.exists(self.checkpointDir) else str(e)
+            raise HookError(type(self).__name__, "begin",
+                            f"cannot create checkpointDir {self.checkpointDir!r}: {what}") from e
         self._rotation.kept  # reads an existing state file so rotation continues
         for listener in self._listeners:
             listener.begin()

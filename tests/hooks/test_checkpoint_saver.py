@@ -155,3 +155,20 @@ def test_save_secs_saves_at_creation_and_end_when_the_timer_does_not_fire(tmp_pa
         hook = cls(str(tmp_path), saveSecs=3600)
         train([hook], m, 4)
     assert hook.savedSteps() == [0, 4]
+
+
+@pytest.mark.parametrize("hookClass", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+def test_a_checkpoint_dir_that_is_a_file_fails_in_begin_naming_hook_and_dir(tmp_path, hookClass):
+    import jhooks.hooks
+    from jhooks.api.errors import HookError
+
+    path = tmp_path / "afile"
+    path.write_text("not a dir")
+    log = []
+    hook = getattr(jhooks.hooks, hookClass)(str(path), saveSteps=1, listeners=[RecordingListener(log)])
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default(), pytest.raises(HookError) as err:
+        train([hook], m, 2)
+    assert str(err.value) == f"{hookClass}.begin: cannot create checkpointDir {str(path)!r}: it exists and is not a directory"
+    assert isinstance(err.value.__cause__, FileExistsError)
+    assert log == [] and path.read_text() == "not a dir"

@@ -26,12 +26,17 @@ final class CheckpointKeeper {
     this.maxToKeep = maxToKeep;
   }
 
-  /** Creates the directory. */
+  /**
+   * Creates the directory.
+   *
+   * @throws UncheckedIOException it cannot be created; the message says why (e.g. a file is there)
+   */
   void open() {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create checkpoint dir " + dir, e);
+      String why = Files.exists(dir) && !Files.isDirectory(dir) ? "it exists and is not a directory" : e.toString();
+      throw new UncheckedIOException("cannot create checkpointDir " + dir + ": " + why, e);
     }
   }
 

@@ -1,5 +1,6 @@
 package org.jhooks.hooks;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -70,7 +71,11 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   @Override
   public void begin() {
-    keeper.open();
+    try {
+      keeper.open();
+    } catch (UncheckedIOException e) {
+      throw failure("begin", e.getMessage(), e.getCause());
+    }
     for (CheckpointSaverListener l : listeners) {
       l.begin();
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jhooks.CheckpointSaverListener;
+import org.jhooks.HookException;
 import org.jhooks.Session;
 import org.jhooks.testing.CounterGraph;
 import org.jhooks.tf.Checkpoints;
@@ -77,6 +78,26 @@ public class CheckpointSaverHookTest {
       assertEquals(step, restored[1], 0f);
     }
     assertEquals(List.of("model.ckpt-0", "model.ckpt-3", "model.ckpt-6", "model.ckpt-7"), hook.keptCheckpoints());
+  }
+
+  @Test
+  public void aCheckpointDirThatIsAFileFailsInBeginNamingHookAndDir() throws Exception {
+    Path file = tmp.newFile().toPath();
+    for (boolean async : new boolean[] {false, true}) {
+      RecordingListener l = new RecordingListener(file, -1);
+      CheckpointSaverHookBase hook = async
+          ? AsyncCheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build()
+          : CheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build();
+      try (Graph g = CounterGraph.counter()) {
+        HookException e = assertThrows(HookException.class, () -> HookGraphs.train(g, 2, hook));
+        String name = async ? "AsyncCheckpointSaverHook" : "CheckpointSaverHook";
+        assertEquals(name + ".begin: cannot create checkpointDir " + file.toAbsolutePath()
+            + ": it exists and is not a directory", e.getMessage());
+        assertTrue(e.getCause() instanceof java.nio.file.FileAlreadyExistsException);
+      }
+      assertEquals(List.of(), l.calls);
+      assertTrue(Files.isRegularFile(file));
+    }
   }
 
   @Test
