@@ -90,7 +90,7 @@ def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
     String = jpype.JString
     return jpype.JClass("org.jhooks.bridge.PythonException")(
         type_name(exc),
-        str(exc),
+        _message(exc),
         text,
         jpype.JArray(String)([f.filename for f in frames]),
         jpype.JArray(jpype.JInt)([f.lineno or 0 for f in frames]),
@@ -99,6 +99,15 @@ def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
         jpype.JLong(_remember(exc)),
         cause,
     )
+
+
+def _message(exc: BaseException) -> str:
+    """``str(exc)``; when that raises, the placeholder Python's traceback prints, so the exception
+    still reaches Java as a PythonException with its type and stack."""
+    try:
+        return str(exc)
+    except Exception:
+        return "<exception str() failed>"
 
 
 def _module_of(filename: str) -> str:

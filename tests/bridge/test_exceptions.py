@@ -65,6 +65,45 @@ def test_the_original_python_exception_comes_back_when_it_returns_to_python():
     assert e.value is original
 
 
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no str")
+
+
+def test_an_exception_whose_str_fails_still_reaches_java_with_its_type_and_stack():
+    class Raising(jhooks.Hook):
+        def afterSessionRun(self, runContext, runValues):
+            raise Unprintable()
+
+    thrown = CallingBack().afterSessionRunThrown(as_java_hook(Raising()))
+    assert [str(c) for c in CallingBack().causeChain(thrown)] == [
+        "org.jhooks.bridge.PythonException: test_exceptions.Unprintable: <exception str() failed>"]
+    assert str(thrown.getStackTrace()[0].getMethodName()) == "afterSessionRun"
+
+
+def test_a_three_level_cause_chain_crosses_both_ways():
+    class Raising(jhooks.Hook):
+        def afterSessionRun(self, runContext, runValues):
+            try:
+                try:
+                    raise KeyError("level3")
+                except KeyError as e:
+                    raise OSError("level2") from e
+            except OSError as e:
+                raise ValueError("level1") from e
+
+    thrown = CallingBack().afterSessionRunThrown(as_java_hook(Raising()))
+    assert [str(c) for c in CallingBack().causeChain(thrown)] == [
+        "org.jhooks.bridge.PythonException: builtins.ValueError: level1",
+        "org.jhooks.bridge.PythonException: builtins.OSError: level2",
+        "org.jhooks.bridge.PythonException: builtins.KeyError: 'level3'",
+    ]
+    # and back: the original Python objects, chain intact
+    with pytest.raises(ValueError) as e:
+        call_java(CallingBack().rethrow, thrown)
+    assert [str(e.value), str(e.value.__cause__), str(e.value.__cause__.__cause__)] == ["level1", "level2", "'level3'"]
+
+
 def test_implicit_context_becomes_the_java_cause():
     try:
         try:

@@ -22,6 +22,11 @@ public final class CallingBack {
     }
   }
 
+  /** Throws {@code t} (a RuntimeException) back to the caller. */
+  public static void rethrow(RuntimeException t) {
+    throw t;
+  }
+
   /** The classes and messages along a cause chain, "class: message" each. */
   public static List<String> causeChain(Throwable t) {
     List<String> out = new ArrayList<>();
