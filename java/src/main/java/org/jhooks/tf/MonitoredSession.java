@@ -206,6 +206,7 @@ public final class MonitoredSession implements AutoCloseable {
       closeRaw(null);
     }
     if (coordError != null) {
+      closeHooksAfterFailure(coordError);
       throw coordError instanceof RuntimeException
           ? (RuntimeException) coordError
           : new IllegalStateException("a thread reported an error to the coordinator", coordError);
@@ -280,6 +281,7 @@ public final class MonitoredSession implements AutoCloseable {
         }
         failure = e;
         closeRaw(e);
+        closeHooksAfterFailure(e);
         throw e;
       }
     }
@@ -293,6 +295,23 @@ public final class MonitoredSession implements AutoCloseable {
       Hook h = hooks.get(i);
       TfSession s = session;
       callHook(i, "afterCreateSession", () -> h.afterCreateSession(s, coord));
+    }
+  }
+
+  // end() is not called after an error (the contract), so a hook holding resources or background
+  // work (an AsyncCheckpointSaverHook's write in flight) would lose its failure; closing every
+  // AutoCloseable hook waits for that work and attaches what it raises to the error in flight.
+  private void closeHooksAfterFailure(Throwable failure) {
+    for (int i = 0; i < hooks.size(); i++) {
+      if (hooks.get(i) instanceof AutoCloseable) {
+        try {
+          ((AutoCloseable) hooks.get(i)).close();
+        } catch (Exception | Error e) {
+          if (e != failure) {
+            failure.addSuppressed(new HookException(hookNames.get(i), "close", "failed after the session failed", e));
+          }
+        }
+      }
     }
   }
 

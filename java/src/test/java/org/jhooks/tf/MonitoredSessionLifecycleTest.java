@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.jhooks.Hook;
 import org.jhooks.HookException;
 import org.jhooks.ModelDependentHook;
 import org.jhooks.ModelInstance;
@@ -137,6 +138,38 @@ public class MonitoredSessionLifecycleTest {
       }
       assertTrue(e.getMessage(), e.getMessage().contains("x has NaN"));
       assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "before:0"), calls);
+    }
+  }
+
+  /** A hook with background work: records close() and fails in it, as a failed async write would. */
+  private static final class ClosingHook implements Hook, AutoCloseable {
+    private final List<String> calls;
+
+    ClosingHook(List<String> calls) {
+      this.calls = calls;
+    }
+
+    @Override
+    public void close() {
+      calls.add("close");
+      throw new IllegalStateException("background write failed");
+    }
+  }
+
+  @Test
+  public void afterAnErrorAutoCloseableHooksAreClosedAndTheirFailureIsSuppressedOnTheError() {
+    try (Graph g = CounterGraph.counter()) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls), new ClosingHook(calls)).build();
+      TFInvalidArgumentException e;
+      try (s) {
+        e = assertThrows(TFInvalidArgumentException.class, () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
+      }
+      assertEquals(List.of("begin", "afterCreateSession", "before:0", "close"), calls);
+      assertEquals(1, e.getSuppressed().length);
+      HookException closing = (HookException) e.getSuppressed()[0];
+      assertTrue(closing.getMessage(), closing.getMessage().startsWith("hook #2 ("));
+      assertTrue(closing.getMessage(), closing.getMessage().contains(".close: failed after the session failed"));
+      assertEquals("background write failed", closing.getCause().getMessage());
     }
   }
 
