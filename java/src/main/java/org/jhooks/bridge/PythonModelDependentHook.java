@@ -4,25 +4,22 @@ import java.util.function.Consumer;
 import org.jhooks.Coordinator;
 import org.jhooks.Described;
 import org.jhooks.ModelDependentHook;
+import org.jhooks.ModelInstance;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 
 /**
- * A Python {@code jhooks.ModelDependentHook} on the JVM: a {@link ModelDependentHook} that
- * delegates every callback to the Python hook's proxy (a proxy can implement interfaces only, not
- * extend this abstract class). The model instance the driver sets is handed to {@code onModel}
- * just before {@code beginSession()}, which the contract says comes after the driver set it.
- * Made by {@code jhooks.bridge.as_java_hook}. Callbacks it does not override do not cross, as in
- * {@link PythonHook}.
+ * A Python {@code jhooks.ModelDependentHook} on the JVM: a {@link ModelDependentHook} whose
+ * callbacks go to a {@link PythonHook} (a proxy can implement interfaces only, not extend this
+ * abstract class). The model instance the driver sets is handed to {@code onModel} just before
+ * {@code beginSession()}, which the contract says comes after the driver set it. Made by {@code
+ * jhooks.bridge.as_java_hook}.
  */
 public final class PythonModelDependentHook extends ModelDependentHook implements Described {
-  private final PythonHookTarget delegate;
-  private final String pythonName;
-  private final Consumer<org.jhooks.ModelInstance> onModel;
-  private final boolean callsBefore;
-  private final boolean callsAfter;
+  private final PythonHook hook;
+  private final Consumer<ModelInstance> onModel;
 
   /**
    * @param delegate the proxy of the Python hook
@@ -32,27 +29,19 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
    * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
    */
   public PythonModelDependentHook(PythonHookTarget delegate, String pythonName,
-      Consumer<org.jhooks.ModelInstance> onModel, boolean callsBefore, boolean callsAfter) {
-    this.delegate = delegate;
-    this.pythonName = pythonName;
+      Consumer<ModelInstance> onModel, boolean callsBefore, boolean callsAfter) {
+    this.hook = new PythonHook(delegate, pythonName, callsBefore, callsAfter);
     this.onModel = onModel;
-    this.callsBefore = callsBefore;
-    this.callsAfter = callsAfter;
   }
 
   /** The Python hook's {@code module.Class}. */
   public String pythonName() {
-    return pythonName;
-  }
-
-  /** The proxy callbacks go to. */
-  public PythonHookTarget delegate() {
-    return delegate;
+    return hook.pythonName();
   }
 
   @Override
   public void begin() {
-    delegate.begin();
+    hook.begin();
   }
 
   @Override
@@ -60,39 +49,36 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
     if (modelInstance() != null) {
       onModel.accept(modelInstance());
     }
-    delegate.beginSession();
+    hook.beginSession();
   }
 
   @Override
   public void afterCreateSession(Session session, Coordinator coord) {
-    delegate.afterCreateSession(session, coord);
+    hook.afterCreateSession(session, coord);
   }
 
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
-    return callsBefore ? RunContextIds.before(delegate, runContext) : null;
+    return hook.beforeSessionRun(runContext);
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
-    if (callsAfter) {
-      RunContextIds.after(delegate, runContext, runValues);
-    }
+    hook.afterSessionRun(runContext, runValues);
   }
 
   @Override
   public void end(Session session) {
-    delegate.end(session);
+    hook.end(session);
   }
 
-  /** {@code module.Class, Python}: how driver messages name this hook. */
   @Override
   public String describe() {
-    return pythonName + ", Python";
+    return hook.describe();
   }
 
   @Override
   public String toString() {
-    return pythonName + " (Python)";
+    return hook.toString();
   }
 }
