@@ -1,5 +1,7 @@
 package org.jhooks.tf;
 
+import java.util.Iterator;
+import java.util.List;
 import org.jhooks.ndarray.DTypeTags;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.BooleanNdArray;
@@ -89,6 +91,7 @@ public final class Values {
    */
   @SuppressWarnings("unchecked")
   public static Tensor tensorOf(DataType dtype, NdArray<?> value) {
+    value = castNumeric(dtype, value);
     try {
       switch (dtype) {
         case DT_FLOAT:
@@ -172,10 +175,56 @@ public final class Values {
    */
   public static String feedTypeProblem(DataType dtype, NdArray<?> value) {
     Class<?> expected = feedClass(dtype);
-    if (expected == null || expected.isInstance(value)) {
+    if (expected == null || expected.isInstance(value) || castsNumerically(expected, value)) {
       return null;
     }
     return "cannot feed " + describe(value) + " as " + dtype + "; expected a " + expected.getSimpleName();
+  }
+
+  private static final List<Class<?>> NUMERIC =
+      List.of(FloatNdArray.class, DoubleNdArray.class, IntNdArray.class, LongNdArray.class, ByteNdArray.class,
+          ShortNdArray.class);
+
+  private static boolean castsNumerically(Class<?> expected, NdArray<?> value) {
+    return NUMERIC.contains(expected) && NUMERIC.stream().anyMatch(c -> c.isInstance(value));
+  }
+
+  /**
+   * A numeric value of another element type converted to the one {@code dtype} needs, as
+   * TensorFlow's Python session does with {@code np.asarray(value, dtype)} (floats to integers
+   * truncate); any other value unchanged. Element by element: a value of the right type is cheaper.
+   */
+  @SuppressWarnings("unchecked")
+  private static NdArray<?> castNumeric(DataType dtype, NdArray<?> value) {
+    Class<?> expected = feedClass(dtype);
+    if (expected == null || expected.isInstance(value) || !castsNumerically(expected, value)) {
+      return value;
+    }
+    NdArray<Object> out;
+    if (expected == FloatNdArray.class) {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofFloats(value.shape());
+    } else if (expected == DoubleNdArray.class) {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofDoubles(value.shape());
+    } else if (expected == IntNdArray.class) {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofInts(value.shape());
+    } else if (expected == LongNdArray.class) {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofLongs(value.shape());
+    } else if (expected == ByteNdArray.class) {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofBytes(value.shape());
+    } else {
+      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofShorts(value.shape());
+    }
+    Iterator<? extends NdArray<?>> from = value.scalars().iterator();
+    for (NdArray<Object> to : out.scalars()) {
+      Number n = (Number) from.next().getObject();
+      to.setObject(expected == FloatNdArray.class ? (Object) n.floatValue()
+          : expected == DoubleNdArray.class ? (Object) n.doubleValue()
+          : expected == IntNdArray.class ? (Object) n.intValue()
+          : expected == LongNdArray.class ? (Object) n.longValue()
+          : expected == ByteNdArray.class ? (Object) n.byteValue()
+          : (Object) n.shortValue());
+    }
+    return out;
   }
 
   private static Class<?> feedClass(DataType dtype) {

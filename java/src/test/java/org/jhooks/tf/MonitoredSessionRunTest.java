@@ -187,7 +187,7 @@ public class MonitoredSessionRunTest {
   public void aHookFeedOfTheWrongShapeOrTypeIsNamedBeforeAnythingRuns() {
     // x is a float32 scalar placeholder: the C API would run a [3] feed silently
     AskingHook wrongShape = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", NdArrays.vectorOf(1f, 2f, 3f))));
-    AskingHook wrongType = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", NdArrays.scalarOf(2.0))));
+    AskingHook wrongType = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", NdArrays.scalarOf(true))));
     for (AskingHook bad : List.of(wrongShape, wrongType)) {
       calls.clear();
       try (Graph g = CounterGraph.counter()) {
@@ -199,7 +199,7 @@ public class MonitoredSessionRunTest {
         assertEquals("hook #2 (" + AskingHook.class.getName() + ")", e.hook());
         assertEquals("beforeSessionRun", e.callback());
         String expected = bad == wrongShape ? "feed 'x:0': a value of shape [3] does not fit the tensor's shape []"
-            : "feed 'x:0': cannot feed DoubleDenseNdArray of shape [] as DT_FLOAT; expected a FloatNdArray";
+            : "feed 'x:0': cannot feed BooleanDenseNdArray of shape [] as DT_FLOAT; expected a FloatNdArray";
         assertEquals(e.hook() + ".beforeSessionRun: " + expected, e.getMessage());
         assertEquals(List.of("begin", "afterCreateSession", "before:0"), calls);
       }
@@ -209,6 +209,19 @@ public class MonitoredSessionRunTest {
       IllegalArgumentException c = assertThrows(IllegalArgumentException.class,
           () -> s.run("double:0", Map.of("x:0", NdArrays.vectorOf(1f, 2f))));
       assertEquals("feed 'x:0': a value of shape [2] does not fit the tensor's shape []", c.getMessage());
+    }
+  }
+
+  @Test
+  public void aNumericFeedOfAnotherElementTypeIsCastAsTensorFlowsPythonSessionDoes() {
+    // np.asarray(value, dtype) in TF's Python session: float64 2.0 and int64 3 feed a float32 x
+    for (NdArray<?> value : List.of(NdArrays.scalarOf(2.0), NdArrays.scalarOf(3L))) {
+      AskingHook feeder = new AskingHook(SessionRunArgs.of("double:0", Map.of("x:0", value)));
+      try (Graph g = CounterGraph.counter(); MonitoredSession s = MonitoredSession.builder(g).hooks(feeder).build()) {
+        s.run(CounterGraph.TRAIN);
+        float fed = ((Number) value.getObject()).floatValue();
+        assertEquals(2 * fed, ((FloatNdArray) feeder.values.results()).getFloat(), 0f);
+      }
     }
   }
 

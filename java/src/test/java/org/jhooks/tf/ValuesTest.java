@@ -68,8 +68,16 @@ public class ValuesTest {
   @Test
   public void aMismatchedFeedNamesBothTypes() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(1L)));
+        assertThrows(IllegalArgumentException.class, () -> Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(true)));
     assertTrue(e.getMessage(), e.getMessage().contains("DT_FLOAT") && e.getMessage().contains("FloatNdArray"));
-    assertArrayEquals(new long[] {1}, Shape.of(1).asArray());
+  }
+
+  @Test
+  public void numericFeedsOfAnotherElementTypeAreCastLikeNumpyAsarray() {
+    try (Tensor t = Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(1L, 3L));
+        Tensor u = Values.tensorOf(DataType.DT_INT32, NdArrays.vectorOf(2.9, -2.9))) {
+      assertEquals(NdArrays.vectorOf(1f, 3f), Values.copyOf(t));
+      assertEquals(NdArrays.vectorOf(2, -2), Values.copyOf(u));
+    }
   }
 }
