@@ -167,6 +167,12 @@ class _HookProxy:
     def end(self, session: Any) -> None:
         self.hook.end(python_session(session))
 
+    @python_errors
+    def close(self) -> None:
+        close = getattr(self.hook, "close", None)
+        if callable(close):
+            close()
+
     def toString(self) -> str:
         return _name(self.hook) + " (Python)"
 

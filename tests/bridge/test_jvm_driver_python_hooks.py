@@ -101,6 +101,26 @@ def test_a_python_hook_error_stops_the_jvm_driver_and_comes_back_as_itself(java_
     assert "at <python>.test_jvm_driver_python_hooks.afterSessionRun(" in notes
 
 
+def test_after_an_error_the_jvm_driver_closes_python_hooks_that_have_close(java_log):
+    # end() is not called after an error; close() (a saver hook's wait for its write in flight) is
+    class Failing(jhooks.Hook):
+        def afterSessionRun(self, runContext, runValues):
+            raise FloatingPointError("loss is NaN at run 1")
+
+    class Closing(jhooks.Hook):
+        closed = 0
+
+        def close(self):
+            Closing.closed += 1
+            raise OSError("background write failed")
+
+    with pytest.raises(FloatingPointError) as e:
+        call_java(JvmDriver().run, java_list(as_java_hook(Failing()), as_java_hook(Closing())), 5, None)
+    assert Closing.closed == 1
+    notes = "\n".join(e.value.__notes__)
+    assert "background write failed" in notes, notes
+
+
 def test_a_python_model_dependent_hook_gets_the_model(java_log):
     class LossLogger(jhooks.ModelDependentHook):
         def beforeSessionRun(self, runContext):

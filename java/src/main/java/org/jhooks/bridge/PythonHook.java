@@ -17,7 +17,7 @@ import org.jhooks.SessionRunValues;
  * when it is wrapped) do not cross: they are the {@code jhooks.Hook} no-ops, so the result is the
  * same ({@code null}, nothing). The other callbacks always cross.
  */
-public final class PythonHook implements Hook, Described {
+public final class PythonHook implements Hook, Described, AutoCloseable {
   private final PythonHookTarget delegate;
   private final String pythonName;
   private final boolean callsBefore;
@@ -71,6 +71,16 @@ public final class PythonHook implements Hook, Described {
   @Override
   public void end(Session session) {
     delegate.end(session);
+  }
+
+  /**
+   * Calls the Python hook's {@code close()} if it has one. The JVM driver closes AutoCloseable hooks
+   * after an error, when {@code end()} is not called, so a Python saver's background failure is
+   * not lost.
+   */
+  @Override
+  public void close() {
+    delegate.close();
   }
 
   /** {@code module.Class, Python}: how driver messages name this hook. */

@@ -34,4 +34,7 @@ public interface PythonHookTarget {
   void afterSessionRunSameContext(SessionRunValues runValues);
 
   void end(Session session);
+
+  /** The hook's {@code close()} if it has one (the saver hooks), else nothing. */
+  void close();
 }

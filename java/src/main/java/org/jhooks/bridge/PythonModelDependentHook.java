@@ -17,7 +17,7 @@ import org.jhooks.SessionRunValues;
  * {@code beginSession()}, which the contract says comes after the driver set it. Made by {@code
  * jhooks.bridge.as_java_hook}.
  */
-public final class PythonModelDependentHook extends ModelDependentHook implements Described {
+public final class PythonModelDependentHook extends ModelDependentHook implements Described, AutoCloseable {
   private final PythonHook hook;
   private final Consumer<ModelInstance> onModel;
 
@@ -70,6 +70,11 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
   @Override
   public void end(Session session) {
     hook.end(session);
+  }
+
+  @Override
+  public void close() {
+    hook.close();
   }
 
   @Override
