@@ -280,8 +280,15 @@ class JavaHookGroup:
             raise
 
     def _sync(self, flags: int, runContext: Any, context: Any, start: int, stop: int) -> None:
+        """Each hook's :meth:`JavaHook._sync_flags`, in order (inlined for the no-stop case)."""
+        if flags & _STOPS:
+            for h in self.hooks[start:stop]:
+                h._sync_stop(runContext, context)
+            return
         for h in self.hooks[start:stop]:
-            h._sync_flags(flags & _STOPS, runContext, context)
+            for py_coord, java_coord in h._coords:
+                if py_coord.shouldStop():
+                    java_coord.requestStop()
 
     def _failed(self, runContext: Any, context: Any, start: int) -> None:
         for h in self.hooks[start:int(self.java.position()) + 1]:
@@ -310,12 +317,18 @@ class JavaHookGroup:
         context = self._context(runContext, 0, to, self._after)
         each: list = []
         error = None
+        last = last_java = None
         for i in range(to):
             if not self._after[i]:
                 each.append(None)
                 continue
+            if runValues[i] is last:  # the same values for several hooks (none fetched): translated once
+                each.append(last_java)
+                continue
             try:
-                each.append(_java_values(runValues[i]))
+                last = runValues[i]
+                last_java = _java_values(last)
+                each.append(last_java)
             except BaseException as e:
                 error, to = e, i
                 break

@@ -94,9 +94,15 @@ class TfJavaHookGroup(tf.compat.v1.train.SessionRunHook):
         results = run_values.results
         options = names.options_from_proto(run_values.options)
         values: list = []
+        unasked = None  # one SessionRunValues for every hook that asked for nothing (none is kept)
         try:
             for i, m in enumerate(members):
                 m._callback = "afterSessionRun"
+                if m._asked is None:
+                    if unasked is None:
+                        unasked = m._values(None, options, run_values.run_metadata)
+                    values.append(unasked)
+                    continue
                 got = results.get(i) if results is not None else None
                 values.append(m._values(got, options, run_values.run_metadata))
         except BaseException:
