@@ -54,7 +54,7 @@ _contexts_lock = threading.Lock()
 class _Java:
     """Java classes the per-run paths use, looked up once (after the JVM started)."""
 
-    context = values_class = calls = None
+    context = values_class = calls = group = None
 
     @classmethod
     def load(cls) -> None:
@@ -63,6 +63,7 @@ class _Java:
         cls.context = jpype.JClass("org.jhooks.SessionRunContext")
         cls.values_class = jpype.JClass("org.jhooks.SessionRunValues")
         cls.calls = jpype.JClass("org.jhooks.bridge.JavaHookCalls")
+        cls.group = jpype.JClass("org.jhooks.bridge.JavaHookGroup")
 
 
 def _java_context(runContext: Any) -> Any:
@@ -128,6 +129,8 @@ def _java_values(runValues: Any) -> Any:
 
 
 _CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
+_STOPS = _CONTEXT_STOP | _COORDINATOR_STOP
+_INDEX_SHIFT = 3  # org.jhooks.bridge.JavaHookGroup.INDEX_SHIFT
 
 
 class JavaHook(Hook, Described):
@@ -236,6 +239,113 @@ class JavaHook(Hook, Described):
             call_java(self.java.end, java_session(session))
         finally:
             self._sync_stop()
+
+
+def groupable(hook: Any) -> bool:
+    """Whether ``hook`` is a JavaHook whose per-run callbacks :class:`JavaHookGroup` may make: exactly
+    a JavaHook or JavaModelDependentHook (no Python subclass), no callback patched onto the instance."""
+    return type(hook) in (JavaHook, JavaModelDependentHook) \
+        and "beforeSessionRun" not in vars(hook) and "afterSessionRun" not in vars(hook)
+
+
+class JavaHookGroup:
+    """The per-run callbacks of consecutive :class:`JavaHook` s, one Java call
+    (``org.jhooks.bridge.JavaHookGroup``) for the whole group instead of one per hook.
+
+    Everything observable is as if each hook's own ``beforeSessionRun``/``afterSessionRun`` had been
+    called in order: the same Java calls, stop requests forwarded (coordinators synced per hook),
+    a Java exception converted by :func:`call_java` and raised from the hook that threw, later
+    hooks not called. See docs/bridge.md, "Crossing costs".
+    """
+
+    def __init__(self, hooks: list) -> None:
+        if not all(groupable(h) for h in hooks):
+            raise TypeError(f"only plain JavaHooks can be grouped, not {hooks!r}")
+        self.hooks = list(hooks)
+        self.java = _Java.group([h._calls for h in self.hooks])
+        self._before = [h._callsBefore for h in self.hooks]
+        self._after = [h._callsAfter for h in self.hooks]
+
+    def _context(self, runContext: Any, start: int, stop: int, calls: list) -> Any:
+        """The Java run context, made as the first overriding hook in ``start..stop-1`` would make it
+        (None when none overrides); when making it fails, the hooks before that one are synced first."""
+        first = next((i for i in range(start, stop) if calls[i]), None)
+        if first is None:
+            return None
+        try:
+            return _java_context(runContext)
+        except BaseException:
+            for h in self.hooks[start:first]:
+                h._sync_stop()
+            raise
+
+    def _sync(self, flags: int, runContext: Any, context: Any, start: int, stop: int) -> None:
+        """Each hook's :meth:`JavaHook._sync_flags`, in order (inlined for the no-stop case)."""
+        if flags & _STOPS:
+            for h in self.hooks[start:stop]:
+                h._sync_stop(runContext, context)
+            return
+        for h in self.hooks[start:stop]:
+            for py_coord, java_coord in h._coords:
+                if py_coord.shouldStop():
+                    java_coord.requestStop()
+
+    def _failed(self, runContext: Any, context: Any, start: int) -> None:
+        for h in self.hooks[start:int(self.java.position()) + 1]:
+            h._sync_stop(runContext, context)
+
+    def beforeSessionRun(self, runContext: Any, start: int = 0) -> tuple:
+        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns args; returns
+        ``(index, args)`` of that hook (Python SessionRunArgs), or ``(len(hooks), None)``."""
+        context = self._context(runContext, start, len(self.hooks), self._before)
+        try:
+            result = call_java(self.java.beforeSessionRun, context, start)
+        except BaseException:
+            self._failed(runContext, context, start)
+            raise
+        index = result >> _INDEX_SHIFT
+        self._sync(result, runContext, context, start, min(index + 1, len(self.hooks)))
+        if result & _HAS_ARGS:
+            return index, values.run_args_to_python(self.java.takeArgs())
+        return index, None
+
+    def afterSessionRun(self, runContext: Any, runValues: list) -> None:
+        """Calls ``afterSessionRun`` on the first ``len(runValues)`` hooks, hook i with
+        ``runValues[i]``. The values are translated to Java in order; when translating hook m's
+        fails, hooks before m are called first (as without grouping), then the error is raised."""
+        to = len(runValues)
+        context = self._context(runContext, 0, to, self._after)
+        each: list = []
+        error = None
+        last = last_java = None
+        for i in range(to):
+            if not self._after[i]:
+                each.append(None)
+                continue
+            if runValues[i] is last:  # the same values for several hooks (none fetched): translated once
+                each.append(last_java)
+                continue
+            try:
+                last = runValues[i]
+                last_java = _java_values(last)
+                each.append(last_java)
+            except BaseException as e:
+                error, to = e, i
+                break
+        if to == 0:
+            raise error  # type: ignore[misc]  # the first hook's values failed: nothing was called
+        shared = next((v for v in each if v is not None), None)
+        try:
+            if all(v is shared or v is None for v in each):
+                flags = call_java(self.java.afterSessionRunShared, context, shared, to)
+            else:
+                flags = call_java(self.java.afterSessionRunEach, context, each, to)
+        except BaseException:
+            self._failed(runContext, context, 0)
+            raise
+        self._sync(flags, runContext, context, 0, to)
+        if error is not None:
+            raise error
 
 
 class JavaModelDependentHook(JavaHook, ModelDependentHook):

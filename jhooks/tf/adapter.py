@@ -119,7 +119,10 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         self._callback = "beforeSessionRun"
         self._asked = None
         ctx = self._context_of(run_context)
-        args = self.hook.beforeSessionRun(ctx)
+        return self._request(run_context, ctx, self.hook.beforeSessionRun(ctx))
+
+    def _request(self, run_context: Any, ctx: TfRunContext, args: Any) -> Optional[tf.compat.v1.train.SessionRunArgs]:
+        """TF's request for the ``args`` the hook's ``beforeSessionRun`` returned (checked, resolved)."""
         if args is None:
             return None
         if not isinstance(args, SessionRunArgs):
@@ -139,12 +142,16 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
-        asked = self._asked
-        results = None if asked is None else names.normalize_results(asked.fetches, run_values.results)
-        metadata = run_values.run_metadata if asked is not None and asked.options is not None else None
-        values = SessionRunValues(results=results, options=names.options_from_proto(run_values.options),
-                                  runMetadata=metadata)
+        values = self._values(run_values.results, names.options_from_proto(run_values.options),
+                              run_values.run_metadata)
         self.hook.afterSessionRun(self._context_of(run_context), values)
+
+    def _values(self, results: Any, options: Any, run_metadata: Any) -> SessionRunValues:
+        """The hook's SessionRunValues from what TF gave it (``results`` in TF's structure)."""
+        asked = self._asked
+        results = None if asked is None else names.normalize_results(asked.fetches, results)
+        metadata = run_metadata if asked is not None and asked.options is not None else None
+        return SessionRunValues(results=results, options=options, runMetadata=metadata)
 
     def end(self, session: Any) -> None:
         self._callback = "end"
@@ -157,12 +164,40 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
 def to_tf_hooks(hooks: Iterable[Any], modelInstance: Optional[ModelInstance] = None) -> List[Any]:
     """``hooks`` in the same order, jhooks Hooks wrapped in TfHookAdapter, TF hooks unchanged.
 
+    Two or more consecutive Java hooks (:class:`jhooks.bridge.JavaHook`) become one
+    :class:`TfJavaHookGroup`, whose per-run callbacks cross into Java once for the group; what the
+    hooks and the caller observe is unchanged (docs/bridge.md, "Crossing costs").
+
     Raises HookValidationError for an object that is neither (naming it).
     """
     out: List[Any] = []
+    run: List[Any] = []
+
+    def flush() -> None:
+        if len(run) > 1:
+            from jhooks.tf.group import TfJavaHookGroup
+
+            out.append(TfJavaHookGroup(run, modelInstance))
+        else:
+            out.extend(TfHookAdapter(h, modelInstance) for h in run)
+        run.clear()
+
     for h in hooks:
+        if _groupable(h):
+            run.append(h)
+            continue
+        flush()
         if isinstance(h, tf.compat.v1.train.SessionRunHook):
             out.append(h)
         else:
             out.append(TfHookAdapter(h, modelInstance))
+    flush()
     return out
+
+
+def _groupable(hook: Any) -> bool:
+    import sys
+
+    java_hooks = sys.modules.get("jhooks.bridge.java_hooks")  # no JavaHook exists unless it is imported
+    return java_hooks is not None and java_hooks.groupable(hook)
+

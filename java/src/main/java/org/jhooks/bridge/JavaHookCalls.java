@@ -27,9 +27,20 @@ public final class JavaHookCalls {
   private final Hook hook;
   private final ThreadLocal<SessionRunArgs> args = new ThreadLocal<>();
   private volatile Coordinator coordinator;
+  private long crossings; // read by tests only; one session thread writes it
 
   public JavaHookCalls(Hook hook) {
     this.hook = hook;
+  }
+
+  /** The hook these calls run. */
+  Hook hook() {
+    return hook;
+  }
+
+  /** How many per-run calls ({@code beforeSessionRun}, {@code afterSessionRun}, {@code flags}) crossed. */
+  public long crossings() {
+    return crossings;
   }
 
   /** The coordinator whose flag {@link #COORDINATOR_STOP} reports (the one the hook was given). */
@@ -39,12 +50,13 @@ public final class JavaHookCalls {
 
   /** Calls {@code hook.beforeSessionRun(context)}; returns the flags above. */
   public int beforeSessionRun(SessionRunContext context) {
+    crossings++;
     SessionRunArgs a = hook.beforeSessionRun(context);
     if (a == null) {
-      return flags(context);
+      return stopFlags(context);
     }
     args.set(a);
-    return flags(context) | HAS_ARGS;
+    return stopFlags(context) | HAS_ARGS;
   }
 
   /** The args the last {@code beforeSessionRun} on this thread returned; cleared. */
@@ -56,12 +68,19 @@ public final class JavaHookCalls {
 
   /** Calls {@code hook.afterSessionRun(context, values)}; returns the flags above. */
   public int afterSessionRun(SessionRunContext context, SessionRunValues values) {
+    crossings++;
     hook.afterSessionRun(context, values);
-    return flags(context);
+    return stopFlags(context);
   }
 
   /** The stop flags without calling the hook ({@code context} may be null). */
   public int flags(SessionRunContext context) {
+    crossings++;
+    return stopFlags(context);
+  }
+
+  /** {@link #flags} for {@link JavaHookGroup}: not a crossing. */
+  int stopFlags(SessionRunContext context) {
     Coordinator c = coordinator;
     return (context != null && context.stopRequested() ? CONTEXT_STOP : 0)
         | (c != null && c.shouldStop() ? COORDINATOR_STOP : 0);

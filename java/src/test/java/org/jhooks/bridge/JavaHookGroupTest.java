@@ -1,0 +1,96 @@
+package org.jhooks.bridge;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jhooks.Hook;
+import org.jhooks.SessionRunArgs;
+import org.jhooks.SessionRunContext;
+import org.jhooks.SessionRunValues;
+import org.junit.Test;
+
+public class JavaHookGroupTest {
+  static final List<String> LOG = new ArrayList<>();
+
+  static class Logging implements Hook {
+    final String name;
+    final SessionRunArgs args;
+
+    Logging(String name, SessionRunArgs args) {
+      this.name = name;
+      this.args = args;
+    }
+
+    @Override
+    public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+      LOG.add(name + ".before");
+      return args;
+    }
+
+    @Override
+    public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+      LOG.add(name + ".after " + runValues.results());
+      if (name.equals("boom")) {
+        throw new IllegalStateException("boom");
+      }
+    }
+  }
+
+  static class Default implements Hook {}
+
+  private static JavaHookGroup group(Hook... hooks) {
+    JavaHookCalls[] calls = new JavaHookCalls[hooks.length];
+    for (int i = 0; i < hooks.length; i++) {
+      calls[i] = new JavaHookCalls(hooks[i]);
+    }
+    return new JavaHookGroup(calls);
+  }
+
+  @Test
+  public void beforeSessionRunStopsAfterTheFirstHookWithArgsAndResumesFromTheNext() {
+    LOG.clear();
+    SessionRunArgs args = SessionRunArgs.of("x:0");
+    JavaHookGroup g = group(new Logging("a", null), new Default(), new Logging("b", args), new Logging("c", null));
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    int r = g.beforeSessionRun(context, 0);
+    assertEquals(JavaHookCalls.HAS_ARGS | (2 << JavaHookGroup.INDEX_SHIFT), r);
+    assertSame(args, g.takeArgs());
+    assertNull(g.takeArgs());
+    assertEquals(4 << JavaHookGroup.INDEX_SHIFT, g.beforeSessionRun(context, 3));
+    assertEquals(List.of("a.before", "b.before", "c.before"), LOG);
+    assertEquals(2, g.crossings());
+  }
+
+  @Test
+  public void anExceptionStopsTheLoopAtItsHookAndPositionNamesIt() {
+    LOG.clear();
+    JavaHookGroup g = group(new Logging("a", null), new Logging("boom", null), new Logging("c", null));
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    SessionRunValues values = new SessionRunValues(null, null, null);
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> g.afterSessionRunShared(context, values, 3));
+    assertEquals("boom", e.getMessage());
+    assertEquals(1, g.position());
+    assertEquals(List.of("a.after null", "boom.after null"), LOG);
+  }
+
+  @Test
+  public void flagsAreOredOverTheHooksCalled() {
+    Hook stopper =
+        new Hook() {
+          @Override
+          public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+            runContext.requestStop();
+          }
+        };
+    JavaHookGroup g = group(stopper, new Default());
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    assertEquals(
+        JavaHookCalls.CONTEXT_STOP,
+        g.afterSessionRunEach(context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
+  }
+}

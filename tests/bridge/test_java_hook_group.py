@@ -1,0 +1,195 @@
+"""Consecutive Java hooks grouped by to_tf_hooks (jhooks.tf.group) behave exactly as the same hooks
+each in its own TfHookAdapter: same call sequence, results, stops and errors; one Java call per
+per-run callback for the group (docs/bridge.md, "Crossing costs")."""
+
+import jpype
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import jhooks
+from jhooks.bridge import JavaHook
+from jhooks.bridge.arrays import to_java
+from jhooks.tf import TfHookAdapter, to_tf_hooks
+from jhooks.tf.group import TfJavaHookGroup
+
+from test_python_driver_java_hooks import PyRecorder, RecordingHook, build_graph, java_map
+
+
+def AfterOnly(name):
+    return jpype.JClass("org.jhooks.bridgetest.AfterOnlyHook")(name)
+
+
+def Failing(message):
+    return jpype.JClass("org.jhooks.bridgetest.FailingHook")(message)
+
+
+def feed(value):
+    return java_map(**{"y:0": to_java(np.array(value, np.float32))})
+
+
+class PyFeeder(PyRecorder):
+    def beforeSessionRun(self, runContext):
+        self.log.add(f"{self.name}.beforeSessionRun")
+        return jhooks.SessionRunArgs(None, {"y:0": np.float32(5.0)})
+
+
+def drive(make_hooks, grouped, log, runs=4):
+    """Runs a MonitoredSession over ``make_hooks(log)``; returns (log, caller results, error, tf hooks)."""
+    log.clear()
+    results, error = [], None
+    with tf.Graph().as_default():
+        train, x = build_graph()
+        hooks = make_hooks(log)
+        tf_hooks = to_tf_hooks(hooks) if grouped else [TfHookAdapter(h) if isinstance(h, jhooks.Hook) else h for h in hooks]
+        try:
+            with tf.compat.v1.train.MonitoredSession(hooks=tf_hooks) as sess:
+                for i in range(runs):
+                    if sess.should_stop():
+                        break
+                    results.append(sess.run(["doubled:0", "y_times_3:0"], feed_dict={x: float(i)}))
+        except Exception as e:  # compared between the two variants below
+            error = e
+    return list(map(str, log)), repr(results), error, tf_hooks
+
+
+def same_both_ways(make_hooks, log, runs=4):
+    grouped = drive(make_hooks, True, log, runs)
+    ungrouped = drive(make_hooks, False, log, runs)
+    assert grouped[0] == ungrouped[0]
+    assert grouped[1] == ungrouped[1]
+    assert type(grouped[2]) is type(ungrouped[2])
+    assert str(grouped[2]) == str(ungrouped[2])
+    return grouped
+
+
+def group_sizes(tf_hooks):
+    return [len(h.members) if isinstance(h, TfJavaHookGroup) else 1 for h in tf_hooks]
+
+
+def test_groups_split_by_a_python_hook_keep_calls_results_and_stop(java_log):
+    def hooks(log):
+        return [
+            JavaHook(RecordingHook("J1", "doubled:0")),
+            JavaHook(RecordingHook("J2")),
+            JavaHook(AfterOnly("A")),
+            PyRecorder("P", log, ("y_times_3:0",)),
+            JavaHook(RecordingHook("J3", jpype.JClass("java.util.ArrayList")(jpype.JClass("java.util.Arrays").asList(["doubled:0", "train"])), None, 3)),
+            JavaHook(RecordingHook("J4", None, feed(2.0), -1)),
+        ]
+
+    log, results, error, tf_hooks = same_both_ways(hooks, java_log, runs=5)
+    assert error is None
+    assert group_sizes(tf_hooks) == [3, 1, 2]
+    assert results.count("np.float32(") == 6  # 3 runs (J3 stopped at its third), 2 caller fetches each
+    assert "J1.afterSessionRun float32[]=2.0" in log and "J4.afterSessionRun null" in log
+    assert log[-5:] == ["J1.end step=3", "J2.end step=3", "P.end", "J3.end step=3", "J4.end step=3"]
+
+
+def test_an_exception_in_the_middle_hook_of_a_group_stops_the_loop_there(java_log):
+    def hooks(log):
+        return [JavaHook(RecordingHook("J1")), JavaHook(Failing("boom")), JavaHook(RecordingHook("J3"))]
+
+    grouped = drive(hooks, True, java_log)
+    ungrouped = drive(hooks, False, java_log)
+    assert group_sizes(grouped[3]) == [3]
+    log = grouped[0]
+    assert log == ungrouped[0]
+    assert any(entry.startswith("J1.afterSessionRun") for entry in log)
+    assert not any(entry.startswith("J3.afterSessionRun") for entry in log)
+    assert not any(".end" in entry for entry in log)
+    e, u = grouped[2], ungrouped[2]
+    assert type(e).__name__ == type(u).__name__ == "java.lang.IllegalStateException"
+    assert str(e) == str(u) and "hook failed: boom" in str(e)
+    assert str(e.__cause__) == str(u.__cause__)
+    hook_frames = lambda exc: [ln for n in exc.__notes__ for ln in n.splitlines()  # noqa: E731
+                               if "bridgetest" in ln or "Java stack trace" in ln]
+    assert hook_frames(e) == hook_frames(u) and hook_frames(e)
+
+
+def test_a_feed_conflict_inside_a_group_names_both_and_stops_before_the_next_hook(java_log):
+    from jhooks.api.errors import HookFeedConflictError
+
+    def hooks(log):
+        return [JavaHook(RecordingHook("J1", None, feed(1.0), -1)), JavaHook(RecordingHook("J2", None, feed(2.0), -1)),
+                JavaHook(RecordingHook("J3"))]
+
+    log, _, error, tf_hooks = same_both_ways(hooks, java_log)
+    assert group_sizes(tf_hooks) == [3]
+    assert isinstance(error, HookFeedConflictError)
+    assert str(error).count("org.jhooks.bridgetest.RecordingHook, Java") == 3  # where, first, second
+    assert not any(entry.startswith("J3.beforeSessionRun") for entry in log)
+
+
+def test_a_feed_conflict_with_an_earlier_python_hook_is_raised_from_the_group(java_log):
+    from jhooks.api.errors import HookFeedConflictError
+
+    def hooks(log):
+        return [PyFeeder("P", log), JavaHook(RecordingHook("J1")), JavaHook(RecordingHook("J2", None, feed(2.0), -1)),
+                JavaHook(RecordingHook("J3"))]
+
+    log, _, error, tf_hooks = same_both_ways(hooks, java_log)
+    assert group_sizes(tf_hooks) == [1, 3]
+    assert isinstance(error, HookFeedConflictError) and "PyFeeder and hook (org.jhooks.bridgetest.RecordingHook, Java)" in str(error)
+    assert "J2.beforeSessionRun" in " ".join(log) and "J3.beforeSessionRun" not in " ".join(log)
+
+
+def test_a_feed_conflict_with_an_earlier_tensorflow_hook_is_raised_where_tensorflow_raises_it(java_log):
+    class TfFeeder(tf.compat.v1.train.SessionRunHook):
+        def before_run(self, run_context):
+            return tf.compat.v1.train.SessionRunArgs(None, {run_context.session.graph.get_tensor_by_name("y:0"): 4.0})
+
+    def hooks(log):
+        return [TfFeeder(), JavaHook(RecordingHook("J1", None, feed(2.0), -1)), JavaHook(RecordingHook("J2"))]
+
+    log, _, error, _ = same_both_ways(hooks, java_log)
+    assert isinstance(error, RuntimeError) and "Same tensor is fed by two hooks" in str(error)
+    assert "J2.beforeSessionRun" not in " ".join(log)
+
+
+def test_a_bad_name_in_a_group_stops_before_the_next_hook(java_log):
+    from jhooks.tf.errors import GraphNameError
+
+    def hooks(log):
+        return [JavaHook(RecordingHook("J1")), JavaHook(RecordingHook("J2", "no_such_tensor:0")),
+                JavaHook(RecordingHook("J3"))]
+
+    log, _, error, _ = same_both_ways(hooks, java_log)
+    assert isinstance(error, GraphNameError)
+    assert str(error).startswith("hook (org.jhooks.bridgetest.RecordingHook, Java).beforeSessionRun: 'no_such_tensor:0'")
+    assert "J3.beforeSessionRun" not in " ".join(log)
+
+
+def test_a_group_crosses_into_java_once_per_per_run_callback(java_log):
+    hooks = [JavaHook(RecordingHook(f"J{i}")) for i in range(4)]
+    runs = 5
+    with tf.Graph().as_default():
+        train, _ = build_graph()
+        (group,) = to_tf_hooks(hooks)
+        with tf.compat.v1.train.MonitoredSession(hooks=[group]) as sess:
+            for _ in range(runs):
+                sess.run(train)
+    assert group.calls.java.crossings() == 2 * runs
+    assert [h._calls.crossings() for h in hooks] == [0] * 4
+    assert sum(1 for entry in java_log if ".beforeSessionRun" in str(entry)) == 4 * runs
+    assert sum(1 for entry in java_log if ".afterSessionRun" in str(entry)) == 4 * runs
+
+
+def test_ungrouped_java_hooks_cross_once_per_hook_and_callback(java_log):
+    hooks = [JavaHook(RecordingHook(f"J{i}")) for i in range(2)]
+    with tf.Graph().as_default():
+        train, _ = build_graph()
+        with tf.compat.v1.train.MonitoredSession(hooks=[TfHookAdapter(h) for h in hooks]) as sess:
+            for _ in range(3):
+                sess.run(train)
+    assert [h._calls.crossings() for h in hooks] == [6, 6]
+
+
+def test_a_subclass_or_patched_java_hook_is_not_grouped(java_log):
+    class Sub(JavaHook):
+        pass
+
+    patched = JavaHook(RecordingHook("J2"))
+    patched.beforeSessionRun = lambda runContext: None
+    out = to_tf_hooks([JavaHook(RecordingHook("J1")), Sub(RecordingHook("S")), patched, JavaHook(RecordingHook("J3"))])
+    assert [type(h) for h in out] == [TfHookAdapter] * 4
