@@ -131,10 +131,8 @@ class CheckpointSaverHook(Hook):
         return SessionRunArgs(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        if not self._timer.shouldTriggerForStep(int(runValues.results) + 1):
-            return
-        step = read_global_step(runContext.session)
-        if self._timer.shouldTriggerForStep(step):
+        step = self._timer.dueStep(runContext.session, int(runValues.results))
+        if step is not None:
             self._timer.updateLastTriggeredStep(step)
             if self._save(runContext.session, step, "afterSessionRun"):
                 runContext.requestStop()

@@ -7,7 +7,6 @@ from typing import Any, Optional
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.api.session import read_global_step
 from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
@@ -55,10 +54,8 @@ class StepCounterHook(Hook):
         return SessionRunArgs(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        if not self._timer.shouldTriggerForStep(int(runValues.results) + 1):
-            return
-        step = read_global_step(runContext.session)
-        if not self._timer.shouldTriggerForStep(step):
+        step = self._timer.dueStep(runContext.session, int(runValues.results))
+        if step is None:
             return
         elapsedSecs, elapsedSteps = self._timer.updateLastTriggeredStep(step)
         if elapsedSecs is None or elapsedSecs <= 0:

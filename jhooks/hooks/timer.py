@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
+
+from jhooks.api.session import read_global_step
 
 
 class SecondOrStepTimer:
@@ -35,6 +37,18 @@ class SecondOrStepTimer:
         if self._everySecs is not None and time.time() >= self._lastTime + self._everySecs:
             return True
         return self._everySteps is not None and step >= self._lastStep + self._everySteps
+
+    def dueStep(self, session: Any, fetchedStep: int) -> Optional[int]:
+        """The global step to act on after a run, or None.
+
+        TF's pattern: the step fetched with the train op is only a hint (it may be read before the
+        increment); when the hint says the timer may fire, the step is re-read with a raw run and
+        returned if the timer fires for it.
+        """
+        if not self.shouldTriggerForStep(fetchedStep + 1):
+            return None
+        step = read_global_step(session)
+        return step if self.shouldTriggerForStep(step) else None
 
     def updateLastTriggeredStep(self, step: int) -> Tuple[Optional[float], Optional[int]]:
         """Records a trigger at ``step``; returns (seconds, steps) since the previous one, or Nones."""

@@ -1,5 +1,6 @@
 package org.jhooks.hooks;
 
+import java.util.OptionalLong;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -114,12 +115,10 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     current = runContext.session();
     checkBackground("afterSessionRun");
     long stale = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
-    if (timer.shouldTriggerForStep(stale + 1)) {
-      long step = runContext.session().globalStep();
-      if (timer.shouldTriggerForStep(step)) {
-        timer.updateLastTriggeredStep(step);
-        save(runContext.session(), step, "afterSessionRun");
-      }
+    OptionalLong due = timer.dueStep(runContext.session(), stale);
+    if (due.isPresent()) {
+      timer.updateLastTriggeredStep(due.getAsLong());
+      save(runContext.session(), due.getAsLong(), "afterSessionRun");
     }
     if (takeStopRequest()) {
       runContext.requestStop();

@@ -1,5 +1,8 @@
 package org.jhooks.hooks;
 
+import java.util.OptionalLong;
+import org.jhooks.Session;
+
 /**
  * Decides when an every-N-steps or every-N-seconds action fires. Twin of TensorFlow's {@code
  * SecondOrStepTimer} (and of {@code jhooks.hooks.SecondOrStepTimer}): it fires for the first step
@@ -40,6 +43,19 @@ public final class SecondOrStepTimer {
       return (System.nanoTime() - lastNanos) / 1e9 >= everySecs;
     }
     return step >= lastStep + everySteps;
+  }
+
+  /**
+   * The global step to act on after a run, or empty. TF's pattern: the step fetched with the train
+   * op is only a hint (it may be read before or after the increment); when the hint says the timer
+   * may fire, the step is re-read with a raw run and returned if the timer fires for it.
+   */
+  public OptionalLong dueStep(Session session, long fetchedStep) {
+    if (!shouldTriggerForStep(fetchedStep + 1)) {
+      return OptionalLong.empty();
+    }
+    long step = session.globalStep();
+    return shouldTriggerForStep(step) ? OptionalLong.of(step) : OptionalLong.empty();
   }
 
   /**

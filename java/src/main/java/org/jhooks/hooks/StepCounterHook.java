@@ -1,5 +1,6 @@
 package org.jhooks.hooks;
 
+import java.util.OptionalLong;
 import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.Session;
@@ -62,14 +63,13 @@ public final class StepCounterHook implements Hook {
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     long stale = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
-    if (timer.shouldTriggerForStep(stale + 1)) {
-      Session session = runContext.session();
-      long step = session.globalStep();
-      if (timer.shouldTriggerForStep(step)) {
-        double[] elapsed = timer.updateLastTriggeredStep(step);
-        if (elapsed != null && elapsed[0] > 0) {
-          record(elapsed[1] / elapsed[0], step, tag(session));
-        }
+    Session session = runContext.session();
+    OptionalLong due = timer.dueStep(session, stale);
+    if (due.isPresent()) {
+      long step = due.getAsLong();
+      double[] elapsed = timer.updateLastTriggeredStep(step);
+      if (elapsed != null && elapsed[0] > 0) {
+        record(elapsed[1] / elapsed[0], step, tag(session));
       }
     }
   }
