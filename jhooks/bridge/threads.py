@@ -6,8 +6,8 @@ Python releases the GIL while it waits inside a Java call, so neither side deadl
 At exit JPype destroys the JVM, which waits for every non-daemon Java thread; one stuck in a slow
 Python callback would hold the process forever. :func:`install_exit_guard` registers an
 ``atexit`` handler (it runs before JPype's) that waits up to ``JHOOKS_EXIT_GRACE_SECS`` (default
-10) seconds for callbacks in flight, then logs which are still running and tells JPype not to
-wait for the JVM, so the process ends. See docs/bridge.md, "Threads".
+10) seconds for callbacks in flight, then logs which are still running and ends the process
+with the status the program asked for, without destroying the JVM. See docs/bridge.md, "Threads".
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import logging
 import os
+import sys
 import threading
 import time
 from typing import Dict, Iterator, Optional
@@ -85,21 +86,50 @@ def _grace() -> float:
         return DEFAULT_GRACE_SECS
 
 
+_exit_status = 0
+
+
+def _record_exit(code: object = None) -> None:
+    global _exit_status
+    _exit_status = 0 if code is None else code if isinstance(code, int) else 1
+
+
 def _on_exit() -> None:
     stuck = wait_for_callbacks(_grace())
     if stuck:
-        import jpype.config
-
         log.warning("exiting with Python callbacks still running on Java threads after %.1f s: %s; "
-                    "the JVM is not destroyed so the process can end", _grace(), sorted(stuck.values()))
-        jpype.config.destroy_jvm = False
+                    "ending the process without destroying the JVM", _grace(), sorted(stuck.values()))
+        # Finishing interpreter shutdown with Java threads still inside Python races with them (a
+        # thread that takes the GIL after finalization aborts the process), so end it here.
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(_exit_status)
 
 
 def install_exit_guard() -> None:
-    """Registers the bounded-exit handler once; call after the JVM started (atexit runs LIFO)."""
+    """Registers the bounded-exit handler once; call after the JVM started (atexit runs LIFO).
+
+    It also records the exit status the process would have (``sys.exit(code)``; 1 after an uncaught
+    exception), which the guard passes to ``os._exit`` when callbacks are still running.
+    """
     global _guard_installed
     with _guard_lock:
         if _guard_installed:
             return
         _guard_installed = True
+    exit_, excepthook = sys.exit, sys.excepthook
+
+    def exit_recording(code: object = None) -> None:
+        _record_exit(code)
+        exit_(code)
+
+    def excepthook_recording(kind, value, tb) -> None:
+        _record_exit(value.code if isinstance(value, SystemExit) else 1)
+        excepthook(kind, value, tb)
+
+    sys.exit, sys.excepthook = exit_recording, excepthook_recording
     atexit.register(_on_exit)

@@ -83,6 +83,27 @@ def test_a_slow_callback_in_flight_does_not_hold_up_exit():
     assert "_HookProxy.afterSessionRun" in done.stderr, report
 
 
+def test_the_bounded_exit_keeps_the_status_the_program_asked_for():
+    done = run_python("""
+        import sys, threading, time, jpype, jhooks
+        from jhooks.bridge import jvm, as_java_hook
+        jvm.start()
+        started = threading.Event()
+        class Slow(jhooks.Hook):
+            def afterSessionRun(self, runContext, runValues):
+                started.set()
+                time.sleep(600)
+        jpype.JClass('org.jhooks.bridge.Trigger').afterSessionRunInBackground(as_java_hook(Slow()), False)
+        started.wait()
+        print('main done', flush=True)
+        sys.exit(3)
+    """, env={"JHOOKS_EXIT_GRACE_SECS": "1"}, timeout=180)
+    report = f"rc={done.returncode}\nstdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-3000:]}"
+    assert done.returncode == 3, report
+    assert "main done" in done.stdout, report
+    assert "Python callbacks still running on Java threads" in done.stderr, report
+
+
 def test_a_python_hook_may_import_tensorflow_on_a_java_thread():
     done = run_python("""
         import os, sys, jpype, jhooks
