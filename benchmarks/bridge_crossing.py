@@ -1,6 +1,6 @@
 """Costs of crossing the bridge: JVM start-up, array copies, callbacks. Prints one line each.
 
-    PYTHONPATH=$PWD python benchmarks/bridge_crossing.py
+PYTHONPATH=$PWD python benchmarks/bridge_crossing.py
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ def startup(order: str) -> float:
     code = ("import tensorflow\n" if order == "tensorflow-first" else "") + (
         "import time; t = time.perf_counter()\n"
         "from jhooks.bridge import jvm; jvm.start()\n"
-        "print(time.perf_counter() - t)\n")
+        "print(time.perf_counter() - t)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return float(out.strip().splitlines()[-1])
 
@@ -47,15 +48,17 @@ def main() -> None:
         t_in = best(lambda: to_java(a))
         t_out = best(lambda: to_numpy(nd))
         mb = a.nbytes / 1e6
-        print(f"float32 x {n:>10,}: numpy->NdArray {t_in * 1e6:9.1f} us ({mb / t_in / 1e3:.2f} GB/s), "
-              f"NdArray->numpy {t_out * 1e6:9.1f} us ({mb / t_out / 1e3:.2f} GB/s)")
+        print(
+            f"float32 x {n:>10,}: numpy->NdArray {t_in * 1e6:9.1f} us ({mb / t_in / 1e3:.2f} GB/s), "
+            f"NdArray->numpy {t_out * 1e6:9.1f} us ({mb / t_out / 1e3:.2f} GB/s)"
+        )
 
     class Noop(jhooks.Hook):
         def afterSessionRun(self, runContext, runValues):
             pass
 
     calls = 20_000
-    Trigger = jpype.JClass("org.jhooks.bridge.Trigger")
+    Trigger = jpype.JClass("org.jhooks.testing.Trigger")
     hook = as_java_hook(Noop())
     t = best(lambda: Trigger.afterSessionRunConcurrently(hook, 1, calls, 600_000), repeat=3)
     print(f"Java -> Python hook callback (afterSessionRun, no values): {t / calls * 1e6:.1f} us per call")

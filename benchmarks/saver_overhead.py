@@ -28,11 +28,13 @@ def run(kind: str, floats: int, steps: int, saveSteps: int) -> str:
         inc = gs.assign_add(1)
         train = big.assign(tf.fill([floats], tf.cast(inc, tf.float32)))
         d = tempfile.mkdtemp(prefix=f"saver-{kind}-")
-        hook = {"none": None,
-                "sync": CheckpointSaverHook(d, saveSteps=saveSteps, maxToKeep=2),
-                "async": AsyncCheckpointSaverHook(d, saveSteps=saveSteps, maxToKeep=2)}[kind]
+        hook = {
+            "none": None,
+            "sync": CheckpointSaverHook(d, saveSteps=saveSteps, maxToKeep=2),
+            "async": AsyncCheckpointSaverHook(d, saveSteps=saveSteps, maxToKeep=2),
+        }[kind]
         with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([hook] if hook else [])) as sess:
-            sess.run(train)   # warm-up (and the save after session creation)
+            sess.run(train)  # warm-up (and the save after session creation)
             start = time.perf_counter()
             for _ in range(steps):
                 sess.run(train)
@@ -46,9 +48,10 @@ def run(kind: str, floats: int, steps: int, saveSteps: int) -> str:
 
 
 def main() -> None:
-    floats, steps, saveSteps = (int(a) for a in (sys.argv[1:] + ["2000000", "200", "10"][len(sys.argv) - 1:])[:3])
-    print(f"{floats * 4 / 1e6:.0f} MB of variables, {steps} steps, a save every {saveSteps} steps, "
-          f"{os.cpu_count()} cores")
+    floats, steps, saveSteps = (int(a) for a in (sys.argv[1:] + ["2000000", "200", "10"][len(sys.argv) - 1 :])[:3])
+    print(
+        f"{floats * 4 / 1e6:.0f} MB of variables, {steps} steps, a save every {saveSteps} steps, {os.cpu_count()} cores"
+    )
     for kind in ("none", "sync", "async", "none", "sync", "async"):
         print(run(kind, floats, steps, saveSteps), flush=True)
 

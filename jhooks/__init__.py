@@ -4,15 +4,16 @@ The top level is the hook API only: importing it loads neither tensorflow nor jp
 lifecycle and error rules are in docs/contract.md.
 """
 
-from jhooks.api.errors import CallerFeedConflictError, HookError, HookFeedConflictError
+from jhooks.api.errors import CallerFeedConflictError, HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.session import Coordinator, Session
 from jhooks.api.validation import HookValidationError, SnakeCaseHookWarning, validate_hook
+from jhooks.api.version import VERSION
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "CallerFeedConflictError",
@@ -27,8 +28,10 @@ __all__ = [
     "RunOptions",
     "Session",
     "SessionRunArgs",
+    "SessionRunArgsError",
     "SessionRunContext",
     "SessionRunValues",
     "SnakeCaseHookWarning",
+    "VERSION",
     "validate_hook",
 ]

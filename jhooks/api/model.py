@@ -1,9 +1,9 @@
-"""ModelInstance and ModelDependentHook (seed 000; twins of the Java classes)."""
+"""ModelInstance and ModelDependentHook (twins of the Java classes)."""
 
 from __future__ import annotations
 
 import threading
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 from jhooks.api.hook import Hook
 
@@ -22,19 +22,19 @@ class ModelInstance:
         self._endpoints = dict(endpoints)
 
     @classmethod
-    def of(cls, loss: str, trainOp: str, globalStep: str) -> "ModelInstance":
+    def of(cls, loss: str, trainOp: str, globalStep: str) -> ModelInstance:
         return cls({LOSS: loss, TRAIN_OP: trainOp, GLOBAL_STEP: globalStep})
 
     @property
-    def loss(self) -> Optional[str]:
+    def loss(self) -> str | None:
         return self._endpoints.get(LOSS)
 
     @property
-    def trainOp(self) -> Optional[str]:
+    def trainOp(self) -> str | None:
         return self._endpoints.get(TRAIN_OP)
 
     @property
-    def globalStep(self) -> Optional[str]:
+    def globalStep(self) -> str | None:
         return self._endpoints.get(GLOBAL_STEP)
 
     def endpoint(self, key: str) -> str:
@@ -59,7 +59,7 @@ class ModelDependentHook(Hook):
     _model_lock = threading.Lock()
 
     @property
-    def modelInstance(self) -> Optional[ModelInstance]:
+    def modelInstance(self) -> ModelInstance | None:
         return getattr(self, "_model_instance", None)
 
     @modelInstance.setter

@@ -6,7 +6,8 @@ Leaves are visited depth-first in list order, then dict insertion order (twin of
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator, List
+from collections.abc import Callable, Iterator
+from typing import Any
 
 _TENSOR_NAME = re.compile(r".+:\d+\Z")
 
@@ -15,14 +16,14 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {value!r}"
 
 
-def flatten(structure: Any) -> List[str]:
+def flatten(structure: Any) -> list[str]:
     """The names in ``structure`` in leaf order; ValueError on anything else."""
-    out: List[str] = []
+    out: list[str] = []
     _flatten_into(structure, out)
     return out
 
 
-def _flatten_into(s: Any, out: List[str]) -> None:
+def _flatten_into(s: Any, out: list[str]) -> None:
     if s is None:
         return
     if isinstance(s, str):

@@ -6,10 +6,12 @@ is None, or a list/tuple/dict nest of them; feeds map tensor names to numpy arra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from jhooks.api import nest
+from jhooks.api.errors import SessionRunArgsError
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class RunOptions:
     reportTensorAllocationsUponOom: bool = False
 
     @staticmethod
-    def merge(a: Optional["RunOptions"], b: Optional["RunOptions"]) -> Optional["RunOptions"]:
+    def merge(a: RunOptions | None, b: RunOptions | None) -> RunOptions | None:
         if a is None:
             return b
         if b is None:
@@ -46,16 +48,31 @@ class RunOptions:
 class SessionRunArgs:
     """What a caller or hook adds to one run (twin of TF's ``SessionRunArgs``).
 
-    Raises ValueError when fetches hold anything but names, lists, tuples and dicts.
+    Raises SessionRunArgsError (a ValueError) naming the value when fetches hold anything but
+    names, lists, tuples and dicts, when feeds are not a mapping (None is no feeds) or a feed key
+    is not a str. TensorFlow's SessionRunArgs checks nothing; its session run fails later.
     """
 
     fetches: Any = None
     feeds: Mapping[str, Any] = field(default_factory=dict)
-    options: Optional[RunOptions] = None
+    options: RunOptions | None = None
 
     def __post_init__(self) -> None:
-        nest.validate(self.fetches)
-        object.__setattr__(self, "feeds", dict(self.feeds or {}))
+        try:
+            nest.validate(self.fetches)
+        except ValueError as e:
+            raise SessionRunArgsError(f"fetches {self.fetches!r}: {e}") from None
+        feeds = self.feeds
+        if feeds is None:
+            feeds = {}
+        elif not isinstance(feeds, Mapping):
+            raise SessionRunArgsError(
+                f"feeds must be a mapping of tensor names ('op:N') to values, got {type(feeds).__name__} {feeds!r}"
+            )
+        for key in feeds:
+            if not isinstance(key, str):
+                raise SessionRunArgsError(f"a feed key must be a tensor name (str), got {type(key).__name__} {key!r}")
+        object.__setattr__(self, "feeds", dict(feeds))
 
 
 class SessionRunContext:
@@ -88,5 +105,5 @@ class SessionRunValues:
     """
 
     results: Any = None
-    options: Optional[RunOptions] = None
+    options: RunOptions | None = None
     runMetadata: Any = None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Mapping, Optional, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from jhooks.api.run_args import RunOptions
 
@@ -23,8 +24,7 @@ class Session(Protocol):
     NotImplementedError naming it when a view lacks it.
     """
 
-    def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,
-            options: Optional[RunOptions] = None) -> Any: ...
+    def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any: ...
 
     def save(self, prefix: str) -> None: ...
 
@@ -32,10 +32,11 @@ class Session(Protocol):
 
     def globalStepTensorName(self) -> str: ...
 
-
-def read_global_step(session: Session) -> int:
-    """The current int64 global step, read with a raw run."""
-    return int(session.run(session.globalStepTensorName()))
+    def globalStep(self) -> int:
+        """The current int64 global step, read with a raw run of :meth:`globalStepTensorName` (twin
+        of Java's default method ``Session#globalStep()``; views that subclass ``Session``
+        inherit it, as jhooks' own views do)."""
+        return int(self.run(self.globalStepTensorName()))
 
 
 class Coordinator:
@@ -43,10 +44,10 @@ class Coordinator:
 
     def __init__(self) -> None:
         self._stop = threading.Event()
-        self._error: Optional[BaseException] = None
+        self._error: BaseException | None = None
         self._lock = threading.Lock()
 
-    def requestStop(self, cause: Optional[BaseException] = None) -> None:
+    def requestStop(self, cause: BaseException | None = None) -> None:
         """Asks to stop after the current step; the first ``cause`` given is kept."""
         with self._lock:
             if cause is not None and self._error is None:
@@ -56,7 +57,7 @@ class Coordinator:
     def shouldStop(self) -> bool:
         return self._stop.is_set()
 
-    def error(self) -> Optional[BaseException]:
+    def error(self) -> BaseException | None:
         return self._error
 
     def clearStop(self) -> None:

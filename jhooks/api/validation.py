@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import Any, Dict, Tuple
+from typing import Any
 
 from jhooks.api.hook import Hook
 
 # callback -> parameter names after self, as in docs/contract.md
-CALLBACKS: Dict[str, Tuple[str, ...]] = {
+CALLBACKS: dict[str, tuple[str, ...]] = {
     "begin": (),
     "beginSession": (),
     "afterCreateSession": ("session", "coord"),
@@ -64,10 +64,10 @@ def validate_hook(hook: Any) -> None:
             raise HookValidationError(f"{name}.{method} has the wrong signature; expected {expected}")
     for snake, camel in SNAKE_CASE.items():
         if callable(getattr(hook, snake, None)):
-            params = ", ".join(("self",) + CALLBACKS[camel])
+            signature = ", ".join(("self",) + CALLBACKS[camel])
             warnings.warn(
                 f"{name}.{snake} is TensorFlow's name and is never called on a jhooks hook; "
-                f"rename it to {camel}({params})",
+                f"rename it to {camel}({signature})",
                 SnakeCaseHookWarning,
                 stacklevel=2,
             )

@@ -1,27 +1,45 @@
-"""numpy arrays <-> tensorflow-java ``org.tensorflow.ndarray.NdArray`` (copies, never views).
+"""numpy arrays <-> tensorflow-java ``org.tensorflow.ndarray.NdArray``: copies, and read-only views
+of fetched values for Java hooks (:func:`view_to_java`).
 
-Dtypes: float16/32/64, bfloat16 (``ml_dtypes``, as TensorFlow uses), int8/16/32/64, uint8/16, bool, and strings (numpy object arrays of
-bytes or str, or numpy ``S``/``U`` arrays). Shapes (scalars, zero-size) and values are kept
-exactly; int64 is never narrowed. Numeric and boolean values cross in one bulk copy through a
-direct ``java.nio.ByteBuffer`` over the numpy memory (JPype's ``convertToDirectBuffer``), used only
-during the call. Arrays that are not C-contiguous in native byte order (Fortran order, strided
-views, big-endian) are first converted by numpy, so they are never misread.
+Dtypes: float16/32/64, bfloat16 (``ml_dtypes``, as TensorFlow uses), int8/16/32/64, uint8/16, bool,
+and strings (numpy object arrays of bytes or str, or numpy ``S``/``U`` arrays). Shapes (scalars,
+zero-size) and values are kept exactly; int64 is never narrowed. Numeric and boolean values
+cross in one bulk copy through a direct ``java.nio.ByteBuffer`` over the numpy memory (JPype's
+``convertToDirectBuffer``), used only during the call. Arrays that are not C-contiguous in
+native byte order (Fortran order, strided views, big-endian) are first converted by numpy, so they
+are never misread.
 
 Ownership: each side owns what it receives; see docs/bridge.md, "Arrays and ownership".
 Java -> Python: string NdArrays come back as object arrays of ``bytes`` (as TensorFlow returns
 them); ``ByteNdArray``/``ShortNdArray`` the bridge did not make are uint8/uint16 (tensorflow-java's
-TUint8/TUint16), see ``org.jhooks.bridge.DTypes``.
+TUint8/TUint16), see ``org.jhooks.ndarray.DType``, the Java side's dtype table.
 """
 
 from __future__ import annotations
 
+import collections
+import ctypes
+import os
+import threading
 from typing import Any
 
 import numpy as np
 
-_NUMERIC = {
-    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool",
-}
+# The numpy dtypes that cross as numbers or booleans (strings cross as object/S/U arrays): the
+# Python side's one dtype table; org.jhooks.ndarray.DType is the Java side's and holds the same names.
+DTYPES = (
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "bool",
+)
 
 
 def _java():
@@ -68,15 +86,62 @@ def to_java(value: Any) -> Any:
     if a.dtype.kind in "OSU":
         return _strings_to_java(a)
     name = a.dtype.name
-    if name not in _NUMERIC:
-        raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {sorted(_NUMERIC)} and strings")
+    if name not in DTYPES:
+        raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {list(DTYPES)} and strings")
     native = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
     if not native.flags.writeable:  # convertToDirectBuffer needs a writable buffer; Java only reads it
         native = native.copy()
     flat = native.reshape(-1)
-    buffer = jpype.nio.convertToDirectBuffer(flat.view(np.uint8)) if flat.size else jpype.JClass(
-        "java.nio.ByteBuffer").allocateDirect(0)
+    buffer = (
+        jpype.nio.convertToDirectBuffer(flat.view(np.uint8))
+        if flat.size
+        else jpype.JClass("java.nio.ByteBuffer").allocateDirect(0)
+    )
     return _bridge_arrays().fromBuffer(buffer, name, _shape(a.shape))
+
+
+# Numpy arrays that Java views read (view_to_java), oldest first, with their total bytes: each is
+# kept alive after the callback that received its view until VIEW_BUDGET bytes of newer views push
+# it out, so retention is bounded by bytes handed out, not by the JVM's garbage collector.
+VIEW_BUDGET = int(float(os.environ.get("JHOOKS_VIEW_BUDGET_MB", "256")) * 2**20)
+_kept: collections.deque = collections.deque()
+_kept_bytes = 0
+_kept_lock = threading.Lock()
+
+
+def _keep(a: np.ndarray) -> None:
+    global _kept_bytes
+    with _kept_lock:
+        _kept.append(a)
+        _kept_bytes += a.nbytes
+        while _kept_bytes > VIEW_BUDGET and len(_kept) > 1:
+            _kept_bytes -= _kept.popleft().nbytes
+
+
+def view_to_java(value: Any) -> Any:
+    """A read-only Java NdArray over the memory of ``value`` (no copy) when it is a non-empty
+    numeric or boolean array; else :func:`to_java` (a copy: strings, zero-size arrays).
+
+    Same dtype, shape and values as :func:`to_java`. The view is valid while the caller holds
+    ``value`` (for a hook: during its callback) and afterwards until views of ``VIEW_BUDGET`` more
+    bytes were handed out (``JHOOKS_VIEW_BUDGET_MB``, default 256); a Java hook that keeps a value
+    must copy it. Writing to the view throws ``java.nio.ReadOnlyBufferException``. An array that is
+    not C-contiguous in native byte order is converted by numpy first (a copy the view then owns).
+    Raises TypeError naming a dtype that has no Java twin."""
+    jpype = _java()
+    a = np.asarray(value)
+    if a.dtype.kind in "OSU" or a.size == 0:
+        return to_java(a)
+    name = a.dtype.name
+    if name not in DTYPES:
+        raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {list(DTYPES)} and strings")
+    native = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
+    # A ctypes array over the memory, not the numpy array, goes to JPype: JPype would keep what it
+    # is given alive until the JVM collects the buffer; _keep bounds the lifetime by bytes instead.
+    raw = (ctypes.c_char * native.nbytes).from_address(native.ctypes.data)
+    buffer = jpype.nio.convertToDirectBuffer(raw)
+    _keep(native)
+    return _bridge_arrays().view(buffer, name, _shape(a.shape))
 
 
 def _strings_to_java(a: np.ndarray) -> Any:
@@ -97,7 +162,7 @@ def _strings_to_java(a: np.ndarray) -> Any:
 
 def dtype_of(array: Any) -> str:
     """The numpy dtype name of a Java NdArray (``"string"`` for String/byte[] arrays)."""
-    return str(_jclass("org.jhooks.bridge.DTypes").of(array))
+    return str(_bridge_arrays().dtype(array))
 
 
 def to_numpy(array: Any) -> np.ndarray:
@@ -120,4 +185,25 @@ def to_numpy(array: Any) -> np.ndarray:
     out = np.empty(shape, dtype=np.dtype(dtype))
     if out.size:
         _bridge_arrays().copyToBuffer(array, jpype.nio.convertToDirectBuffer(out.reshape(-1).view(np.uint8)))
+    return out
+
+
+def view_to_numpy(array: Any) -> np.ndarray:
+    """A read-only numpy array with the values of the Java NdArray ``array``: a view of its memory
+    when the JVM driver held it in direct memory (large float32/float64/int32/int64 values,
+    ``org.jhooks.ndarray.DirectValues``), else a copy (:func:`to_numpy`) marked read-only, so a
+    hook sees one kind of value whatever its size. The view keeps the Java memory alive as long as
+    it (or anything made from it) is referenced, so a hook may keep it; ``copy()`` gives a writable
+    array. Same dtype, shape and values as :func:`to_numpy`."""
+    if not is_ndarray(array):
+        raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
+    direct = _bridge_arrays().directBytes(array)
+    if direct is None:
+        out = to_numpy(array)
+        out.flags.writeable = False
+        return out
+    dtype = np.dtype(dtype_of(array))
+    shape = tuple(int(d) for d in _bridge_arrays().shape(array))
+    out = np.frombuffer(memoryview(direct), dtype=dtype).reshape(shape)
+    out.flags.writeable = False
     return out

@@ -14,6 +14,10 @@ note that tracebacks print, and when the Java exception is a ``PythonException``
 this process it raises the original Python exception object again, so a TensorFlow
 ``OutOfRangeError`` raised in a Python session run that a Java hook made is still one.
 
+jhooks' own errors become their twins in the other language both ways (``HookError`` /
+``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
+:mod:`jhooks.bridge.error_twins`), the other language's original kept as the cause.
+
 See docs/bridge.md, "Exceptions".
 """
 
@@ -23,13 +27,16 @@ import itertools
 import threading
 import traceback
 from collections import OrderedDict
-from typing import Any, Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from jhooks.bridge import error_twins
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Originals of exceptions sent to Java, by token; bounded so a long run cannot leak.
 _ORIGINALS_MAX = 1024
-_originals: "OrderedDict[int, BaseException]" = OrderedDict()
+_originals: OrderedDict[int, BaseException] = OrderedDict()
 _originals_lock = threading.Lock()
 _tokens = itertools.count(1)
 
@@ -48,12 +55,12 @@ def is_java_exception(exc: BaseException) -> bool:
 def type_name(exc: BaseException) -> str:
     """``module.QualName`` of a Python exception, the Java class name of a Java one."""
     if is_java_exception(exc):
-        return str(exc.getClass().getName())
+        return str(cast(Any, exc).getClass().getName())
     cls = type(exc)
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def java_stack_trace(exc: BaseException) -> str:
+def java_stack_trace(exc: Any) -> str:
     """The Java ``printStackTrace`` text of a Java exception, with its ``Caused by:`` chain."""
     jpype = _jpype()
     writer = jpype.JClass("java.io.StringWriter")()
@@ -70,13 +77,15 @@ def _remember(exc: BaseException) -> int:
     return token
 
 
-def _original(token: int) -> Optional[BaseException]:
+def _original(token: int) -> BaseException | None:
     with _originals_lock:
         return _originals.get(token)
 
 
-def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
-    """The Java Throwable for ``exc``: a Java exception as is, else a new PythonException."""
+def to_java(exc: BaseException, _seen: set | None = None) -> Any:
+    """The Java Throwable for ``exc``: a Java exception as is; for a jhooks error its Java twin
+    (``org.jhooks.HookException`` for ``jhooks.HookError``, ...; :mod:`jhooks.bridge.error_twins`)
+    caused by the PythonException carrying it; else a new PythonException."""
     if is_java_exception(exc):
         return exc
     jpype = _jpype()
@@ -88,7 +97,7 @@ def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, chain=False))
     modules = [_module_of(f.filename) for f in frames]
     String = jpype.JString
-    return jpype.JClass("org.jhooks.bridge.PythonException")(
+    carrier = jpype.JClass("org.jhooks.bridge.PythonException")(
         type_name(exc),
         _message(exc),
         text,
@@ -99,6 +108,8 @@ def to_java(exc: BaseException, _seen: Optional[set] = None) -> Any:
         jpype.JLong(_remember(exc)),
         cause,
     )
+    twin = error_twins.to_java(exc, carrier)
+    return carrier if twin is None else twin
 
 
 def _message(exc: BaseException) -> str:
@@ -116,7 +127,8 @@ def _module_of(filename: str) -> str:
 
     path = os.path.abspath(filename)
     for module in list(sys.modules.values()):
-        if getattr(module, "__file__", None) and os.path.abspath(module.__file__) == path:
+        file = getattr(module, "__file__", None)
+        if file and os.path.abspath(file) == path:
             return module.__name__
     return os.path.splitext(os.path.basename(filename))[0]
 
@@ -125,7 +137,7 @@ def _module_of(filename: str) -> str:
 _TF_CODES = {"ABORTED": "AbortedError", "UNAVAILABLE": "UnavailableError", "OUT_OF_RANGE": "OutOfRangeError"}
 
 
-def _tensorflow_error(exc: BaseException) -> Optional[BaseException]:
+def _tensorflow_error(exc: Any) -> BaseException | None:
     """For a Java exception with code ABORTED, UNAVAILABLE or OUT_OF_RANGE (org.jhooks.tf.ErrorCodes,
     e.g. a TensorFlowException whose message starts ``ABORTED:``): the matching ``tf.errors`` error
     caused by ``exc``, so TensorFlow's MonitoredSession recovers or ends the input as for its own
@@ -144,25 +156,60 @@ def _tensorflow_error(exc: BaseException) -> Optional[BaseException]:
     return error
 
 
-def from_java(exc: BaseException) -> BaseException:
-    """What Python should raise for a Java exception: the original Python exception of a
-    PythonException from this process; a ``tf.errors`` AbortedError/UnavailableError/OutOfRangeError
-    (caused by ``exc``) for a Java exception with that code; else ``exc``. Each gets the Java stack
-    trace as a note."""
+def _carried(exc: Any) -> BaseException | None:
+    """The original Python exception a PythonException from this process carries, else None."""
+    if isinstance(exc, _jpype().JClass("org.jhooks.bridge.PythonException")):
+        return _original(int(exc.token()))
+    return None
+
+
+def _process_ending(exc: Any) -> BaseException | None:
+    """A ``SystemExit``/``KeyboardInterrupt`` that ``exc`` carries anywhere in its cause chain (a
+    hook's ``sys.exit(n)``, wrapped by Java code), else, after a SIGTERM/SIGINT, the signal's
+    exception when the chain holds the InterruptedException by which the signal interrupted Java
+    (jhooks.bridge.signals): what ends the process is never masked by what Java made of it."""
+    from jhooks.bridge import signals
+
+    interrupted = False
+    seen = 0
+    c = exc
+    while c is not None and seen < 32:
+        original = _carried(c)
+        if isinstance(original, (SystemExit, KeyboardInterrupt)):
+            return original
+        interrupted = interrupted or str(c.getClass().getName()) == "java.lang.InterruptedException"
+        nxt = c.getCause()
+        c = None if nxt is None or nxt.equals(c) else nxt
+        seen += 1
+    return signals.exit_exception() if interrupted else None
+
+
+def from_java(exc: BaseException, note: bool = True) -> BaseException:
+    """What Python should raise for a Java exception: a ``SystemExit``/``KeyboardInterrupt`` it
+    carries, or the exception of a signal that interrupted Java (:func:`_process_ending`); the
+    original Python exception of a PythonException from this process; for a jhooks exception its Python twin
+    (:mod:`jhooks.bridge.error_twins`: the original again when it was one, else a new twin caused
+    by ``exc``); a ``tf.errors`` AbortedError/UnavailableError/OutOfRangeError (caused by ``exc``)
+    for a Java exception with that code; else ``exc``. Each gets the Java stack trace as a note
+    (``note=False``: not yet, for an error still in flight on the JVM, e.g. handed to ``onError``,
+    whose note should show what Java attaches later)."""
     jpype = _jpype()
     target = exc
+    ending = _process_ending(exc)
+    if ending is not None:
+        return ending
     if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
         original = _original(int(exc.token()))
         if original is not None:
             target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
     else:
-        target = _tensorflow_error(exc) or exc
-    if not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
-        note = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
+        target = error_twins.to_python(exc, _carried) or _tensorflow_error(exc) or exc
+    if note and not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
+        text = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
         if hasattr(target, "add_note"):
-            target.add_note(note)
+            target.add_note(text)
         else:  # Python 3.10: kept on the object for callers, not printed
-            target.__notes__ = list(getattr(target, "__notes__", ())) + [note]
+            cast(Any, target).__notes__ = list(getattr(target, "__notes__", ())) + [text]
     return target
 
 
@@ -178,22 +225,41 @@ def call_java(func: Callable[..., Any], *args: Any) -> Any:
         converted = from_java(e)
         if converted is e:
             raise
+    except RuntimeError as e:  # JPype's own failure ("Fatal error occurred") when a signal interrupted Java
+        converted = signal_exit(e)
     raise converted
+
+
+def signal_exit(error: BaseException) -> BaseException:
+    """After a SIGTERM/SIGINT jhooks handles, the signal's exception (SystemExit(143) /
+    KeyboardInterrupt) caused by ``error``: what the interrupted Java call raised is a consequence of
+    the signal, not the program's failure. Without a signal, ``error`` itself."""
+    from jhooks.bridge import signals
+
+    ending = signals.exit_exception()
+    if ending is None:
+        return error
+    ending.__cause__ = error
+    return ending
 
 
 def python_errors(func: F) -> F:
     """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
     the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
-    from threading import get_ident
+    from threading import get_ident, get_native_id
 
-    from jhooks.bridge.threads import _in_flight
+    from jhooks.bridge import signals, threads
+    from jhooks.bridge.threads import _crossed, _in_flight
 
     name = func.__qualname__
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        tid = get_ident()  # threads.enter/leave, inlined: this runs on every crossing
+        if threads.closing:  # the process is ending (threads.enter/leave, inlined: every crossing)
+            threads.wait_for_the_end()
+        _crossed.add(get_native_id())
+        tid = get_ident()
         outer = _in_flight.get(tid)
         _in_flight[tid] = name
         try:
@@ -205,6 +271,8 @@ def python_errors(func: F) -> F:
         finally:
             if outer is None:
                 del _in_flight[tid]
+                if signals.deferred:  # a signal arrived during this callback: deliver it now
+                    signals.redeliver()
             else:
                 _in_flight[tid] = outer
 

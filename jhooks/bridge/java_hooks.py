@@ -1,12 +1,16 @@
 """Java hooks and listeners in Python-driven sessions.
 
-``JavaHook("com.example.MyHook", arg1, ...)`` (or ``JavaHook(java_instance)``) is a Python
+``JavaHook("com.example.MyHook", arg1, ..., name=value)`` (plain Python values converted to the
+constructor's parameter types, keyword arguments by Java parameter name: jhooks.bridge.construct),
+or ``JavaHook(java_instance)``, is a Python
 ``jhooks.Hook`` whose callbacks call a Java ``org.jhooks.Hook``:
 
 - the Java hook sees the Python session as an ``org.jhooks.Session`` (:func:`java_session`), a Java
   ``SessionRunContext`` holding the caller's args translated to Java, and a Java ``Coordinator``;
 - what it returns from ``beforeSessionRun`` is translated to a Python ``SessionRunArgs`` (numpy
-  feeds); its ``runValues.results`` are NdArray copies in the structure of its fetches;
+  feeds); its ``runValues.results`` are read-only NdArray views of the numpy results in the
+  structure of its fetches, valid during the callback (copy to keep; strings are copies; see
+  :func:`jhooks.bridge.arrays.view_to_java`);
 - ``runContext.requestStop()`` and ``coord.requestStop()`` on the Java side are forwarded to the
   Python run context and coordinator when the callback returns (a stop requested later from
   another Java thread is forwarded at the hook's next callback);
@@ -20,41 +24,80 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Optional
+from typing import Any
 
 from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
-from jhooks.bridge import jvm, values
+from jhooks.bridge import construct, gc_link, jvm, values
 from jhooks.bridge.exceptions import call_java, from_java
 from jhooks.bridge.sessions import java_session
 
+# Java classes here use TensorFlow's natives (JVM sessions, checkpoints): a JVM without them is refused up front.
+NATIVE_PACKAGE = "org.jhooks.tf."
 
-def java_object(instance_or_class_name: Any, *ctor_args: Any) -> Any:
-    """``instance_or_class_name`` itself, or a new instance of the named Java class with ``ctor_args``."""
+
+def java_object(instance_or_class_name: Any, *ctor_args: Any, kind: str = "org.jhooks.Hook", **ctor_kwargs: Any) -> Any:
+    """``instance_or_class_name`` itself, or a new instance of the named Java class built from
+    ``ctor_args``/``ctor_kwargs``: plain Python values converted to a public constructor's (or the
+    static ``builder()``'s) parameter types, keyword arguments by Java parameter name
+    (jhooks.bridge.construct; its JavaArgumentsError, a TypeError, names the candidates).
+
+    A named class must implement ``kind``, checked before its constructor runs (TypeError). Starts
+    the JVM (hooks-only when the natives cannot be loaded safely, jhooks.bridge.jvm); a class in
+    ``org.jhooks.tf`` raises jvm.TensorFlowRuntimeError there, as does a constructor that calls
+    TensorFlow natives."""
     import jpype
 
-    jvm.start()
+    if isinstance(instance_or_class_name, str) and instance_or_class_name.startswith(NATIVE_PACKAGE):
+        jvm.require_natives(instance_or_class_name)
+    else:
+        jvm.start()
     if isinstance(instance_or_class_name, str):
-        cls = jpype.JClass(instance_or_class_name)
-        return call_java(cls, *ctor_args)
-    if ctor_args:
-        raise TypeError(f"constructor arguments {ctor_args!r} given with an existing Java object")
+        cls = jvm.find_class(instance_or_class_name)
+        if not issubclass(cls, jpype.JClass(kind)):
+            raise TypeError(f"{instance_or_class_name} does not implement {kind}; it was not constructed")
+        try:
+            return _construct(instance_or_class_name, cls, ctor_args, ctor_kwargs)
+        except BaseException as e:
+            _raise_if_missing_natives(instance_or_class_name, "<init>", e)
+            raise
+    if ctor_args or ctor_kwargs:
+        raise TypeError(f"constructor arguments {ctor_args!r} {ctor_kwargs!r} given with an existing Java object")
     return instance_or_class_name
+
+
+def _construct(class_name: str, cls: Any, args: tuple, kwargs: dict) -> Any:
+    if not kwargs and not all(construct.is_plain(a) for a in args):
+        # what only JPype's own matching converts (a Python callable for a functional interface, ...)
+        return call_java(cls, *args)
+    return construct.new_java_object(class_name, cls, args, kwargs)
+
+
+def _raise_if_missing_natives(java_class: str, callback: str, error: BaseException) -> None:
+    """Raises jvm.TensorFlowRuntimeError (caused by ``error``) naming the hook and callback when
+    ``error`` is a TensorFlow native call that this hooks-only JVM cannot make; else returns."""
+    if jvm.mode() == jvm.HOOKS_ONLY and jvm.is_missing_natives(error):
+        # Keep the Java original as the cause, also when the hook's error was already converted.
+        java_error = error if hasattr(error, "getCause") or error.__cause__ is None else error.__cause__
+        raise jvm.hooks_only_error(None, java_class, callback, java_error) from java_error
 
 
 # One Java run context per Python run context, shared by all Java hooks of that run: kept on the
 # Python context itself (an attribute), or in this weak map when it cannot take attributes.
 _CONTEXT_ATTR = "_jhooks_java_context"
-_contexts: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_contexts: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _contexts_lock = threading.Lock()
 
 
 class _Java:
     """Java classes the per-run paths use, looked up once (after the JVM started)."""
 
-    context = values_class = calls = group = None
+    context: Any = None
+    values_class: Any = None
+    calls: Any = None
+    group: Any = None
 
     @classmethod
     def load(cls) -> None:
@@ -94,11 +137,14 @@ _ARGS_MAX = 64
 _original_args: dict = {}
 
 
-def _java_original_args(args: Optional[SessionRunArgs]) -> Any:
+def _java_original_args(args: SessionRunArgs | None) -> Any:
     if args is None:
         args = SessionRunArgs()
-    if args.feeds or not (args.fetches is None or isinstance(args.fetches, str)) \
-            or not (args.options is None or isinstance(args.options, RunOptions)):
+    if (
+        args.feeds
+        or not (args.fetches is None or isinstance(args.fetches, str))
+        or not (args.options is None or isinstance(args.options, RunOptions))
+    ):
         return values.run_args_to_java(args)
     key = (args.fetches, args.options)
     cached = _original_args.get(key)
@@ -124,8 +170,11 @@ def _java_values(runValues: Any) -> Any:
                 _empty_values.clear()
             _empty_values[runValues.options] = cached
         return cached
-    return _Java.values_class(values.results_to_java(runValues.results), values.options_to_java(runValues.options),
-                              values.run_metadata_to_java(runValues.runMetadata))
+    return _Java.values_class(
+        values.results_to_java(runValues.results),
+        values.options_to_java(runValues.options),
+        values.run_metadata_to_java(runValues.runMetadata),
+    )
 
 
 _CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
@@ -141,8 +190,14 @@ class JavaHook(Hook, Described):
     bridge; the coordinator's stop flag is still synced at them.
     """
 
-    def __new__(cls, instance_or_class_name: Any, *ctor_args: Any) -> "JavaHook":
-        java = java_object(instance_or_class_name, *ctor_args)
+    java: Any  # the org.jhooks.Hook
+    _calls: Any  # its org.jhooks.bridge.JavaHookCalls
+    _callsBefore: bool
+    _callsAfter: bool
+    _coords: list[tuple[Any, Any]]  # (python coordinator, java coordinator) of the live session
+
+    def __new__(cls, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> JavaHook:
+        java = java_object(instance_or_class_name, *ctor_args, **ctor_kwargs)
         import jpype
 
         if not isinstance(java, jpype.JClass("org.jhooks.Hook")):
@@ -151,15 +206,16 @@ class JavaHook(Hook, Described):
             cls = JavaModelDependentHook
         if _Java.calls is None:
             _Java.load()
+        gc_link.freeze_startup_objects()
         self = super().__new__(cls)
         self.java = java
         self._calls = _Java.calls(java)
         self._callsBefore = bool(_Java.calls.overrides(java, "beforeSessionRun"))
         self._callsAfter = bool(_Java.calls.overrides(java, "afterSessionRun"))
-        self._coords: list = []  # [(python coordinator, java coordinator)] of the live session
+        self._coords = []
         return self
 
-    def __init__(self, instance_or_class_name: Any, *ctor_args: Any) -> None:
+    def __init__(self, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> None:
         pass
 
     @property
@@ -170,12 +226,21 @@ class JavaHook(Hook, Described):
         """``com.example.MyHook, Java``: how driver messages name this hook."""
         return f"{self.javaClassName}, Java"
 
+    def _jhooks_batch(self) -> type[JavaHookGroup] | None:
+        """How ``jhooks.tf.to_tf_hooks`` batches consecutive Java hooks: :class:`JavaHookGroup` for a
+        :func:`groupable` hook, else None (the protocol of ``jhooks.tf.hook_group``)."""
+        return JavaHookGroup if groupable(self) else None
+
     def __repr__(self) -> str:
         return f"JavaHook({self.javaClassName})"
 
     def _sync_stop(self, runContext: Any = None, java_context: Any = None) -> None:
-        if runContext is not None and java_context is not None and java_context.stopRequested() \
-                and not runContext.stopRequested:
+        if (
+            runContext is not None
+            and java_context is not None
+            and java_context.stopRequested()
+            and not runContext.stopRequested
+        ):
             runContext.requestStop()
         for py_coord, java_coord in self._coords:
             if java_coord.shouldStop() and not py_coord.shouldStop():
@@ -193,30 +258,45 @@ class JavaHook(Hook, Described):
             if py_coord.shouldStop():
                 java_coord.requestStop()
 
+    def _call(self, callback: str, method: Any, *args: Any) -> Any:
+        try:
+            return call_java(method, *args)
+        except BaseException as e:
+            _raise_if_missing_natives(self.javaClassName, callback, e)
+            raise
+
     def begin(self) -> None:
-        call_java(self.java.begin)
+        self._call("begin", self.java.begin)
 
     def beginSession(self) -> None:
-        call_java(self.java.beginSession)
+        self._call("beginSession", self.java.beginSession)
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
+        """Calls the Java hook with a Java coordinator mirrored to ``coord``; with ``coord`` None
+        (as some TensorFlow code passes to hooks) the Java hook gets null, as a Python hook would."""
         import jpype
 
+        if coord is None:
+            self._coords = []
+            self._calls.setCoordinator(None)
+            call_java(self.java.afterCreateSession, java_session(session), None)
+            return
         java_coord = jpype.JClass("org.jhooks.Coordinator")()
         self._coords = [(coord, java_coord)]
         self._calls.setCoordinator(java_coord)
-        call_java(self.java.afterCreateSession, java_session(session), java_coord)
+        self._call("afterCreateSession", self.java.afterCreateSession, java_session(session), java_coord)
         self._sync_stop()
 
-    def beforeSessionRun(self, runContext: Any) -> Optional[SessionRunArgs]:
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs | None:
         if not self._callsBefore:
             self._sync_flags(self._calls.flags(None), runContext, None)
             return None
         context = _java_context(runContext)
         try:
             flags = call_java(self._calls.beforeSessionRun, context)
-        except BaseException:
+        except BaseException as e:
             self._sync_stop(runContext, context)
+            _raise_if_missing_natives(self.javaClassName, "beforeSessionRun", e)
             raise
         self._sync_flags(flags, runContext, context)
         return values.run_args_to_python(self._calls.takeArgs()) if flags & _HAS_ARGS else None
@@ -229,28 +309,40 @@ class JavaHook(Hook, Described):
         java_values = _java_values(runValues)
         try:
             flags = call_java(self._calls.afterSessionRun, context, java_values)
-        except BaseException:
+        except BaseException as e:
             self._sync_stop(runContext, context)
+            _raise_if_missing_natives(self.javaClassName, "afterSessionRun", e)
             raise
         self._sync_flags(flags, runContext, context)
 
     def end(self, session: Any) -> None:
         try:
-            call_java(self.java.end, java_session(session))
+            self._call("end", self.java.end, java_session(session))
         finally:
             self._sync_stop()
+
+    def onError(self, session: Any, error: BaseException) -> None:
+        """The Java hook's ``onError`` with the Java view of ``session`` (null for None) and
+        ``error`` as Java sees it (its twin, or a PythonException carrying it)."""
+        from jhooks.bridge.exceptions import to_java
+
+        self._call("onError", self.java.onError, None if session is None else java_session(session), to_java(error))
 
 
 def groupable(hook: Any) -> bool:
     """Whether ``hook`` is a JavaHook whose per-run callbacks :class:`JavaHookGroup` may make: exactly
     a JavaHook or JavaModelDependentHook (no Python subclass), no callback patched onto the instance."""
-    return type(hook) in (JavaHook, JavaModelDependentHook) \
-        and "beforeSessionRun" not in vars(hook) and "afterSessionRun" not in vars(hook)
+    return (
+        type(hook) in (JavaHook, JavaModelDependentHook)
+        and "beforeSessionRun" not in vars(hook)
+        and "afterSessionRun" not in vars(hook)
+    )
 
 
 class JavaHookGroup:
     """The per-run callbacks of consecutive :class:`JavaHook` s, one Java call
-    (``org.jhooks.bridge.JavaHookGroup``) for the whole group instead of one per hook.
+    (``org.jhooks.bridge.JavaHookGroup``) for the whole group instead of one per hook: the
+    ``HookBatch`` that ``jhooks.tf.to_tf_hooks`` drives as one TF hook (``jhooks.tf.TfHookGroup``).
 
     Everything observable is as if each hook's own ``beforeSessionRun``/``afterSessionRun`` had been
     called in order: the same Java calls, stop requests forwarded (coordinators synced per hook),
@@ -290,9 +382,15 @@ class JavaHookGroup:
                 if py_coord.shouldStop():
                     java_coord.requestStop()
 
-    def _failed(self, runContext: Any, context: Any, start: int) -> None:
-        for h in self.hooks[start:int(self.java.position()) + 1]:
+    def position(self) -> int:
+        """The index of the hook being called, or of the one that raised (``JavaHookGroup.position()``)."""
+        return int(self.java.position())
+
+    def _failed(self, runContext: Any, context: Any, start: int, callback: str, error: BaseException) -> None:
+        position = int(self.java.position())
+        for h in self.hooks[start : position + 1]:
             h._sync_stop(runContext, context)
+        _raise_if_missing_natives(self.hooks[position].javaClassName, callback, error)
 
     def beforeSessionRun(self, runContext: Any, start: int = 0) -> tuple:
         """Calls ``beforeSessionRun`` from hook ``start`` on until one returns args; returns
@@ -300,8 +398,8 @@ class JavaHookGroup:
         context = self._context(runContext, start, len(self.hooks), self._before)
         try:
             result = call_java(self.java.beforeSessionRun, context, start)
-        except BaseException:
-            self._failed(runContext, context, start)
+        except BaseException as e:
+            self._failed(runContext, context, start, "beforeSessionRun", e)
             raise
         index = result >> _INDEX_SHIFT
         self._sync(result, runContext, context, start, min(index + 1, len(self.hooks)))
@@ -340,24 +438,28 @@ class JavaHookGroup:
                 flags = call_java(self.java.afterSessionRunShared, context, shared, to)
             else:
                 flags = call_java(self.java.afterSessionRunEach, context, each, to)
-        except BaseException:
-            self._failed(runContext, context, 0)
+        except BaseException as e:
+            self._failed(runContext, context, 0, "afterSessionRun", e)
             raise
         self._sync(flags, runContext, context, 0, to)
         if error is not None:
             raise error
 
 
+# ModelDependentHook's property, whose checks JavaModelDependentHook.modelInstance extends
+_BASE_MODEL_INSTANCE: property = vars(ModelDependentHook)["modelInstance"]
+
+
 class JavaModelDependentHook(JavaHook, ModelDependentHook):
     """A Java ``org.jhooks.ModelDependentHook``; setting ``modelInstance`` sets it on the Java hook."""
 
     @property
-    def modelInstance(self) -> Optional[ModelInstance]:
-        return ModelDependentHook.modelInstance.fget(self)
+    def modelInstance(self) -> ModelInstance | None:
+        return _BASE_MODEL_INSTANCE.__get__(self)
 
     @modelInstance.setter
     def modelInstance(self, instance: ModelInstance) -> None:
-        ModelDependentHook.modelInstance.fset(self, instance)
+        _BASE_MODEL_INSTANCE.__set__(self, instance)
         if getattr(self, "_java_model_for", None) is not instance:
             call_java(self.java.setModelInstance, values.model_to_java(instance))
             self._java_model_for = instance
@@ -366,10 +468,12 @@ class JavaModelDependentHook(JavaHook, ModelDependentHook):
 class JavaCheckpointSaverListener(CheckpointSaverListener):
     """A Python listener calling a Java ``org.jhooks.CheckpointSaverListener``."""
 
-    def __init__(self, instance_or_class_name: Any, *ctor_args: Any) -> None:
+    def __init__(self, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> None:
         import jpype
 
-        self.java = java_object(instance_or_class_name, *ctor_args)
+        self.java = java_object(
+            instance_or_class_name, *ctor_args, kind="org.jhooks.CheckpointSaverListener", **ctor_kwargs
+        )
         if not isinstance(self.java, jpype.JClass("org.jhooks.CheckpointSaverListener")):
             raise TypeError(f"{self.java.getClass().getName()} does not implement org.jhooks.CheckpointSaverListener")
 

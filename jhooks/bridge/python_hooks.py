@@ -8,7 +8,10 @@ Python hook sees:
 - a ``SessionRunContext`` whose ``originalArgs`` are the caller's args with numpy feeds and whose
   ``requestStop()`` sets the Java context's flag;
 - a :class:`~jhooks.bridge.sessions.JavaCoordinator` over the Java coordinator;
-- ``runValues.results`` as numpy copies in the structure of the fetches it returned (tuples kept).
+- ``runValues.results`` as read-only numpy arrays in the structure of the fetches it returned
+  (tuples kept): views of the JVM driver's values for large float32/float64/int32/int64 ones (no
+  copy; they keep the Java memory alive while referenced), read-only copies otherwise
+  (:func:`jhooks.bridge.arrays.view_to_numpy`); ``copy()`` gives a writable array.
 
 Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python exception leaves as an
 ``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL.
@@ -19,16 +22,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from threading import get_ident
-from typing import Any, Dict
+from typing import Any
 
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.validation import validate_hook
-from jhooks.bridge import jvm, values
-from jhooks.bridge.exceptions import python_errors
+from jhooks.bridge import arrays, gc_link, jvm, values
+from jhooks.bridge.exceptions import from_java, python_errors
 from jhooks.bridge.java_hooks import JavaCheckpointSaverListener, JavaHook
 from jhooks.bridge.sessions import JavaCoordinator, python_session
 
@@ -44,7 +48,7 @@ class JavaRunContext(SessionRunContext):
     kept: every Python hook of the run shares this view.
     """
 
-    def __init__(self, java: Any) -> None:  # noqa: super().__init__ is replaced by the lazy fields
+    def __init__(self, java: Any) -> None:  # super().__init__ is replaced by the lazy fields
         self.java = java
         self.hookFetches: dict = {}  # id(python hook) -> the fetches it returned for this run
         self._originalArgs: Any = _UNSET
@@ -56,11 +60,19 @@ class JavaRunContext(SessionRunContext):
             self._originalArgs = values.run_args_to_python(self.java.originalArgs())
         return self._originalArgs
 
+    @originalArgs.setter
+    def originalArgs(self, value: Any) -> None:
+        self._originalArgs = value
+
     @property
     def session(self) -> Any:
         if self._session is _UNSET:
             self._session = python_session(self.java.session())
         return self._session
+
+    @session.setter
+    def session(self, value: Any) -> None:
+        self._session = value
 
     def requestStop(self) -> None:
         self.java.requestStop()
@@ -75,12 +87,12 @@ _UNSET = object()
 # Python views of the Java run contexts in flight, by org.jhooks.bridge.RunContextIds id, so
 # before/after of one run (and all Python hooks of it) share one view.
 _VIEWS_MAX = 64
-_views: "OrderedDict[int, JavaRunContext]" = OrderedDict()
+_views: OrderedDict[int, JavaRunContext] = OrderedDict()
 _views_lock = threading.Lock()
 _context_ids: Any = None
 
 
-_current: Dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
+_current: dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
 
 
 def _context_view(context_id: int) -> JavaRunContext:
@@ -130,7 +142,7 @@ class _HookProxy:
 
     @python_errors
     def afterCreateSession(self, session: Any, coord: Any) -> None:
-        self.hook.afterCreateSession(python_session(session), JavaCoordinator(coord))
+        self.hook.afterCreateSession(python_session(session), None if coord is None else JavaCoordinator(coord))
 
     @python_errors
     def beforeSessionRun(self, contextId: Any) -> Any:
@@ -140,32 +152,40 @@ class _HookProxy:
             view.hookFetches[self.key] = None
             return None
         if not isinstance(args, SessionRunArgs):
-            raise TypeError(f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
-                            "expected jhooks.SessionRunArgs or None")
+            raise TypeError(
+                f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
+                "expected jhooks.SessionRunArgs or None"
+            )
         view.hookFetches[self.key] = args.fetches
         return values.run_args_to_java(args)
 
     @python_errors
     def beforeSessionRunSameContext(self) -> Any:
-        return self.beforeSessionRun.__wrapped__(self, _current[get_ident()])
+        return _before_unwrapped(self, _current[get_ident()])
 
     @python_errors
     def afterSessionRunSameContext(self, runValues: Any) -> None:
-        self.afterSessionRun.__wrapped__(self, _current[get_ident()], runValues)
+        _after_unwrapped(self, _current[get_ident()], runValues)
 
     @python_errors
     def afterSessionRun(self, contextId: Any, runValues: Any) -> None:
         view = _context_view(contextId)
         fetches = view.hookFetches.get(self.key)
         py_values = SessionRunValues(
-            results=values.results_to_python(runValues.results(), fetches),
+            results=values.results_to_python(runValues.results(), fetches, arrays.view_to_numpy),
             options=values.options_to_python(runValues.options()),
-            runMetadata=values.run_metadata_to_python(runValues.runMetadata()))
+            runMetadata=values.run_metadata_to_python(runValues.runMetadata()),
+        )
         self.hook.afterSessionRun(view, py_values)
 
     @python_errors
     def end(self, session: Any) -> None:
         self.hook.end(python_session(session))
+
+    @python_errors
+    def onError(self, session: Any, error: Any) -> None:
+        # still in flight on the JVM: its Java stack note is added when it finally crosses
+        self.hook.onError(None if session is None else python_session(session), from_java(error, note=False))
 
     @python_errors
     def close(self) -> None:
@@ -175,6 +195,11 @@ class _HookProxy:
 
     def toString(self) -> str:
         return _name(self.hook) + " (Python)"
+
+
+# The SameContext callbacks run the plain bodies (their own python_errors already guards them).
+_before_unwrapped: Callable[..., Any] = vars(_HookProxy)["beforeSessionRun"].__wrapped__
+_after_unwrapped: Callable[..., Any] = vars(_HookProxy)["afterSessionRun"].__wrapped__
 
 
 def as_java_hook(hook: Hook) -> Any:
@@ -190,9 +215,11 @@ def as_java_hook(hook: Hook) -> Any:
         return hook.java
     validate_hook(hook)
     jvm.start()
+    gc_link.freeze_startup_objects()
     proxy = jpype.JProxy("org.jhooks.bridge.PythonHookTarget", inst=_HookProxy(hook))
     before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
     if isinstance(hook, ModelDependentHook):
+
         @python_errors
         def accept(model: Any) -> None:
             hook.modelInstance = values.model_to_python(model)

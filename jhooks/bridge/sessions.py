@@ -15,25 +15,29 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
-from jhooks.api.run_args import RunOptions
-from jhooks.api.session import Coordinator
+from jhooks.api.run_args import RunOptions, SessionRunArgs
+from jhooks.api.session import Coordinator, Session
 from jhooks.bridge import values
 from jhooks.bridge.exceptions import call_java, from_java, python_errors, to_java
 
 
-class JavaSession:
+class JavaSession(Session):
     """A Python session view of a Java ``org.jhooks.Session`` (see ``jhooks.api.session.Session``)."""
 
     def __init__(self, java: Any) -> None:
         self.java = java
 
-    def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,
-            options: Optional[RunOptions] = None) -> Any:
-        """Runs ``fetches`` (a name or nest) with numpy ``feeds``; numpy results, same structure."""
-        result = call_java(self.java.run, values.fetches_to_java(fetches), values.feeds_to_java(feeds),
-                           values.options_to_java(options))
+    def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any:
+        """Runs ``fetches`` (a name or nest) with numpy ``feeds``; numpy results, same structure.
+
+        Raises SessionRunArgsError naming a fetch or feed of the wrong kind before anything crosses."""
+        SessionRunArgs(fetches, feeds or {}, options)
+        result = call_java(
+            self.java.run, values.fetches_to_java(fetches), values.feeds_to_java(feeds), values.options_to_java(options)
+        )
         return values.results_to_python(result, fetches)
 
     def save(self, prefix: str) -> None:
@@ -42,7 +46,7 @@ class JavaSession:
     def restore(self, prefix: str) -> None:
         call_java(self.java.restore, prefix)
 
-    def saveableVariables(self) -> "dict[str, str]":
+    def saveableVariables(self) -> dict[str, str]:
         """``{checkpoint key: tensor name}`` of the Java session's ``saveableVariables()``.
 
         Raises NotImplementedError (the Python twin of Java's UnsupportedOperationException) when
@@ -126,7 +130,7 @@ def _describe(session: Any) -> str:
     return f"Python session {type(session).__module__}.{type(session).__qualname__}"
 
 
-_proxies: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_proxies: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _proxies_lock = threading.Lock()
 
 
@@ -169,7 +173,7 @@ class JavaCoordinator(Coordinator):
         super().__init__()
         self.java = java
 
-    def requestStop(self, cause: Optional[BaseException] = None) -> None:
+    def requestStop(self, cause: BaseException | None = None) -> None:
         if cause is None:
             self.java.requestStop()
         else:
@@ -178,7 +182,7 @@ class JavaCoordinator(Coordinator):
     def shouldStop(self) -> bool:
         return bool(self.java.shouldStop())
 
-    def error(self) -> Optional[BaseException]:
+    def error(self) -> BaseException | None:
         error = self.java.error()
         return None if error is None else from_java(error)
 

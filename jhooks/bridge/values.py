@@ -7,10 +7,12 @@ Python fetches (tuples stay tuples). Array leaves cross with :mod:`jhooks.bridge
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
+from jhooks.api.errors import SessionRunArgsError
 from jhooks.api.model import ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge import arrays
@@ -34,6 +36,7 @@ def _jclass(name: str) -> Any:
 
 # -- fetches -----------------------------------------------------------------------------------
 
+
 def fetches_to_java(fetches: Any) -> Any:
     """A Python fetch nest as Java (``ArrayList``/``LinkedHashMap`` of Strings); None stays None."""
     jpype = _jpype()
@@ -51,7 +54,7 @@ def fetches_to_java(fetches: Any) -> Any:
         for k, v in fetches.items():
             out.put(jpype.JString(k), fetches_to_java(v))
         return out
-    raise TypeError(f"a fetch must be a str, list, tuple or dict, got {type(fetches).__name__} {fetches!r}")
+    raise SessionRunArgsError(f"a fetch must be a str, list, tuple or dict, got {type(fetches).__name__} {fetches!r}")
 
 
 def fetches_to_python(fetches: Any) -> Any:
@@ -64,18 +67,27 @@ def fetches_to_python(fetches: Any) -> Any:
         return [fetches_to_python(e) for e in fetches]
     if isinstance(fetches, _jclass("java.util.Map")):
         return {str(e.getKey()): fetches_to_python(e.getValue()) for e in fetches.entrySet()}
-    raise TypeError(f"a Java fetch must be a String, List or Map, got {fetches.getClass().getName()}")
+    raise SessionRunArgsError(
+        f"a Java fetch must be a String, List or Map, got {fetches.getClass().getName()} {fetches}"
+    )
 
 
 # -- feeds and results -------------------------------------------------------------------------
 
-def feeds_to_java(feeds: Optional[Mapping[str, Any]]) -> Any:
-    """Python feeds (tensor name -> array) as a Java ``LinkedHashMap<String, NdArray>`` of copies."""
+
+def feeds_to_java(feeds: Mapping[str, Any] | None) -> Any:
+    """Python feeds (tensor name -> array) as a Java ``LinkedHashMap<String, NdArray>`` of copies.
+
+    Raises SessionRunArgsError naming a key that is not a str or a value that cannot cross."""
     out = _jclass("java.util.LinkedHashMap")()
     for name, value in (feeds or {}).items():
         if not isinstance(name, str):
-            raise TypeError(f"a feed key must be a tensor name (str), got {type(name).__name__} {name!r}")
-        out.put(_jpype().JString(name), arrays.to_java(value))
+            raise SessionRunArgsError(f"a feed key must be a tensor name (str), got {type(name).__name__} {name!r}")
+        try:
+            java = arrays.to_java(value)
+        except TypeError as e:
+            raise SessionRunArgsError(f"feed {name!r}: {e}") from e
+        out.put(_jpype().JString(name), java)
     return out
 
 
@@ -87,7 +99,9 @@ def feeds_to_python(feeds: Any) -> dict:
 
 
 def results_to_java(results: Any) -> Any:
-    """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java."""
+    """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java: numeric and
+    boolean leaves as read-only views of the numpy memory (:func:`jhooks.bridge.arrays.view_to_java`,
+    valid during the receiving callback; copy to keep), strings as copies."""
     if results is None:
         return None
     if isinstance(results, (list, tuple)):
@@ -100,71 +114,96 @@ def results_to_java(results: Any) -> Any:
         for k, v in results.items():
             out.put(_jpype().JString(k), results_to_java(v))
         return out
-    return arrays.to_java(results)
+    return arrays.view_to_java(results)
 
 
-def results_to_python(results: Any, fetches: Any = None) -> Any:
-    """Java results as Python: numpy leaves in the structure of the Python ``fetches`` when given
-    (tuples stay tuples), else Java List/Map become list/dict."""
+def results_to_python(results: Any, fetches: Any = None, leaf: Callable[[Any], Any] = arrays.to_numpy) -> Any:
+    """Java results as Python: numpy leaves (``leaf`` of each NdArray: writable copies by default;
+    a Python hook's values use :func:`jhooks.bridge.arrays.view_to_numpy`, read-only views) in the
+    structure of the Python ``fetches`` when given (tuples stay tuples), else Java List/Map become
+    list/dict."""
     if results is None:
         return None
     if isinstance(fetches, str) or (fetches is None and arrays.is_ndarray(results)):
-        return arrays.to_numpy(results)
+        return leaf(results)
     if isinstance(fetches, (list, tuple)):
-        return type(fetches)(results_to_python(results.get(i), f) for i, f in enumerate(fetches))
+        return type(fetches)(results_to_python(results.get(i), f, leaf) for i, f in enumerate(fetches))
     if isinstance(fetches, Mapping):
-        return {k: results_to_python(results.get(_jpype().JString(k)), f) for k, f in fetches.items()}
+        return {k: results_to_python(results.get(_jpype().JString(k)), f, leaf) for k, f in fetches.items()}
     if isinstance(results, _jclass("java.util.List")):
-        return [results_to_python(e) for e in results]
+        return [results_to_python(e, None, leaf) for e in results]
     if isinstance(results, _jclass("java.util.Map")):
-        return {str(e.getKey()): results_to_python(e.getValue()) for e in results.entrySet()}
+        return {str(e.getKey()): results_to_python(e.getValue(), None, leaf) for e in results.entrySet()}
     raise TypeError(f"a Java result must be an NdArray, List or Map, got {results.getClass().getName()}")
 
 
 # -- options, run args, run metadata, model ------------------------------------------------------
+
 
 def options_to_java(options: Any) -> Any:
     """jhooks RunOptions (or TensorFlow's RunOptions proto) as ``org.jhooks.RunOptions``."""
     if options is None:
         return None
     if isinstance(options, RunOptions):
-        values = (options.traceLevel, options.timeoutInMs, options.interOpThreadPool,
-                  options.outputPartitionGraphs, options.reportTensorAllocationsUponOom)
+        values = (
+            options.traceLevel,
+            options.timeoutInMs,
+            options.interOpThreadPool,
+            options.outputPartitionGraphs,
+            options.reportTensorAllocationsUponOom,
+        )
     elif hasattr(options, "trace_level"):
-        values = (options.trace_level, options.timeout_in_ms, options.inter_op_thread_pool,
-                  options.output_partition_graphs, options.report_tensor_allocations_upon_oom)
+        values = (
+            options.trace_level,
+            options.timeout_in_ms,
+            options.inter_op_thread_pool,
+            options.output_partition_graphs,
+            options.report_tensor_allocations_upon_oom,
+        )
     else:
         raise TypeError(f"run options must be jhooks.RunOptions, got {type(options).__name__} {options!r}")
     jpype = _jpype()
-    return _jclass("org.jhooks.RunOptions")(jpype.JInt(int(values[0])), jpype.JLong(int(values[1])),
-                                            jpype.JInt(int(values[2])), bool(values[3]), bool(values[4]))
+    return _jclass("org.jhooks.RunOptions")(
+        jpype.JInt(int(values[0])),
+        jpype.JLong(int(values[1])),
+        jpype.JInt(int(values[2])),
+        bool(values[3]),
+        bool(values[4]),
+    )
 
 
-def options_to_python(options: Any) -> Optional[RunOptions]:
+def options_to_python(options: Any) -> RunOptions | None:
     if options is None:
         return None
-    return RunOptions(traceLevel=int(options.traceLevel), timeoutInMs=int(options.timeoutInMs),
-                      interOpThreadPool=int(options.interOpThreadPool),
-                      outputPartitionGraphs=bool(options.outputPartitionGraphs),
-                      reportTensorAllocationsUponOom=bool(options.reportTensorAllocationsUponOom))
+    return RunOptions(
+        traceLevel=int(options.traceLevel),
+        timeoutInMs=int(options.timeoutInMs),
+        interOpThreadPool=int(options.interOpThreadPool),
+        outputPartitionGraphs=bool(options.outputPartitionGraphs),
+        reportTensorAllocationsUponOom=bool(options.reportTensorAllocationsUponOom),
+    )
 
 
-def run_args_to_java(args: Optional[SessionRunArgs]) -> Any:
+def run_args_to_java(args: SessionRunArgs | None) -> Any:
     """A Python SessionRunArgs (or None) as ``org.jhooks.SessionRunArgs``."""
     if args is None:
         return None
     if not isinstance(args, SessionRunArgs):
         raise TypeError(f"expected jhooks.SessionRunArgs or None, got {type(args).__name__} {args!r}")
-    return _jclass("org.jhooks.SessionRunArgs")(fetches_to_java(args.fetches), feeds_to_java(args.feeds),
-                                                options_to_java(args.options))
+    return _jclass("org.jhooks.SessionRunArgs")(
+        fetches_to_java(args.fetches), feeds_to_java(args.feeds), options_to_java(args.options)
+    )
 
 
-def run_args_to_python(args: Any) -> Optional[SessionRunArgs]:
+def run_args_to_python(args: Any) -> SessionRunArgs | None:
     """``org.jhooks.SessionRunArgs`` (or null) as a Python SessionRunArgs with numpy feeds."""
     if args is None:
         return None
-    return SessionRunArgs(fetches=fetches_to_python(args.fetches()), feeds=feeds_to_python(args.feeds()),
-                          options=options_to_python(args.options()))
+    return SessionRunArgs(
+        fetches=fetches_to_python(args.fetches()),
+        feeds=feeds_to_python(args.feeds()),
+        options=options_to_python(args.options()),
+    )
 
 
 def run_metadata_to_java(metadata: Any) -> Any:

@@ -3,7 +3,9 @@
 Every scenario (jhooks/conformance/data/scenarios) under the chosen driver x hook-language
 combinations; each case is passed, failed, xfailed (a failure listed with a reason in
 data/xfail-python.json) or skipped (the combination does not apply). Exits 1 when a case failed.
-``--hook-factory`` and ``--session-factory`` check your own code; see docs/conformance.md,
+The console shows the table, one line per failure and the counts; --verbose adds every mismatch,
+runner stack traces and the cases' log records (stderr). --junit-xml writes a report CI systems
+read. ``--hook-factory`` and ``--session-factory`` check your own code; see docs/conformance.md,
 "Run the conformance suite against your own hooks".
 """
 
@@ -11,33 +13,66 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any, Dict, List
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 OUTCOMES = ("passed", "failed", "xfailed", "skipped")
 
 
-def register(sub: "argparse._SubParsersAction") -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     from jhooks.conformance import combos
 
-    p = sub.add_parser("conformance", help="run the shared conformance suite (scenario x combination table)",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--combo", action="append", choices=[c.id for c in combos.ALL], metavar="COMBO",
-                   help="a driver x hook-language combination, repeatable (default: all six; with a factory: "
-                        "the Python driver's). One of: " + ", ".join(c.id for c in combos.ALL))
+    p = sub.add_parser(
+        "conformance",
+        help="run the shared conformance suite (scenario x combination table)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--combo",
+        action="append",
+        choices=[c.id for c in combos.ALL],
+        metavar="COMBO",
+        help="a driver x hook-language combination, repeatable (default: all six; with a factory: "
+        "the Python driver's). One of: " + ", ".join(c.id for c in combos.ALL),
+    )
     p.add_argument("--scenario", action="append", metavar="NAME", help="only this scenario, repeatable")
-    p.add_argument("--json", metavar="PATH", help="also write {\"results\": [{scenario, combo, outcome}]} here")
-    p.add_argument("--hook-factory", metavar="MODULE:CALLABLE",
-                   help="a callable returning a new jhooks Hook; it is added to every scenario (Python driver; "
-                        "JVM-driver cases are skipped) and must raise nothing nor change the scenario's expected "
-                        "traces and outcome")
-    p.add_argument("--session-factory", metavar="MODULE:CALLABLE",
-                   help="a callable (checkpointDir or None) -> tf.compat.v1.train.SessionCreator used by the "
-                        "Python driver instead of ChiefSessionCreator")
+    p.add_argument("--json", metavar="PATH", help='also write {"results": [{scenario, combo, outcome}]} here')
+    p.add_argument(
+        "--junit-xml",
+        metavar="PATH",
+        help="also write JUnit XML here: a test case <scenario>[<combo>] per case, failures with every "
+        "mismatch, skipped and xfailed cases as skipped, each case's log records as its system-err",
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every mismatch and stack trace of a failure, and the cases' log records (stderr) "
+        "with their stack traces, and leave TensorFlow's C++ INFO lines on",
+    )
+    p.add_argument(
+        "--hook-factory",
+        metavar="MODULE:CALLABLE",
+        help="a callable returning a new jhooks Hook; it is added to every scenario (Python driver; "
+        "JVM-driver cases are skipped) and must raise nothing nor change the scenario's expected "
+        "traces and outcome",
+    )
+    p.add_argument(
+        "--session-factory",
+        metavar="MODULE:CALLABLE",
+        help="a callable (checkpointDir or None) -> tf.compat.v1.train.SessionCreator used by the "
+        "Python driver instead of ChiefSessionCreator",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from jhooks.cli import conformance_report
     from jhooks.conformance import combos, runner, scenarios
     from jhooks.conformance.user_hooks import UserHookCheck, load_callable
 
@@ -62,19 +97,59 @@ def run(args: argparse.Namespace) -> int:
     xfail = runner.expected_failures()
     cases = [(n, c) for n in names for c in chosen]
     results = []
-    for name, combo in _progress(cases):
-        results.append(runner.run_case(name, combo, xfail, sessionFactory=session_factory,
-                                       extraHooks=user.extraHooks if user else None,
-                                       check=user.check if user else None))
-    _print_table(names, chosen, results)
+    durations: dict[str, float] = {}
+    with _quiet_native_info(not args.verbose), conformance_report.captured_logs(args.verbose) as logs:
+        for name, combo in _progress(cases):
+            logs.start(runner.case_id(name, combo.id))
+            started = time.perf_counter()
+            result = runner.run_case(
+                name,
+                combo,
+                xfail,
+                sessionFactory=session_factory,
+                extraHooks=user.extraHooks if user else None,
+                check=user.check if user else None,
+            )
+            durations[result.id] = time.perf_counter() - started
+            results.append(result)
+    _print_table(names, chosen, results, args.verbose)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"results": [{"scenario": r.scenario, "combo": r.combo, "outcome": r.outcome} for r in results]},
-                      f, indent=1)
+            json.dump(
+                {"results": [{"scenario": r.scenario, "combo": r.combo, "outcome": r.outcome} for r in results]},
+                f,
+                indent=1,
+            )
+    if args.junit_xml:
+        conformance_report.write_junit_xml(args.junit_xml, results, durations, logs, _properties(args))
     return 1 if any(r.outcome == "failed" for r in results) else 0
 
 
-def _progress(cases: List[Any]) -> Any:
+def _properties(args: argparse.Namespace) -> dict[str, str]:
+    from jhooks.api.version import VERSION
+
+    out = {"jhooks.version": VERSION}
+    for flag, spec in (("hook-factory", args.hook_factory), ("session-factory", args.session_factory)):
+        if spec:
+            out[flag] = spec
+    return out
+
+
+@contextmanager
+def _quiet_native_info(quiet: bool) -> Iterator[None]:
+    """TF_CPP_MIN_LOG_LEVEL=1 (TensorFlow's C++ runtime, shared by tensorflow-java, drops INFO lines
+    such as "Local rendezvous is aborting") unless the user set it; read once, at the first C++ log."""
+    if not quiet or "TF_CPP_MIN_LOG_LEVEL" in os.environ:
+        yield
+        return
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop("TF_CPP_MIN_LOG_LEVEL", None)
+
+
+def _progress(cases: list[Any]) -> Any:
     try:
         from tqdm import tqdm
     except ImportError:
@@ -82,16 +157,20 @@ def _progress(cases: List[Any]) -> Any:
     return tqdm(cases, desc="conformance", unit="case", file=sys.stderr, disable=not sys.stderr.isatty())
 
 
-def _print_table(names: List[str], chosen: List[Any], results: List[Any]) -> None:
-    by_case: Dict[tuple, Any] = {(r.scenario, r.combo): r for r in results}
+def _print_table(names: list[str], chosen: list[Any], results: list[Any], verbose: bool) -> None:
+    from jhooks.cli.conformance_report import failure_line
+
+    by_case: dict[tuple, Any] = {(r.scenario, r.combo): r for r in results}
     width = max(len(n) for n in names)
     cols = [c.id for c in chosen]
     print(f"{'scenario':<{width}}  " + "  ".join(cols))
     for n in names:
         print(f"{n:<{width}}  " + "  ".join(f"{by_case[(n, c)].outcome:<{len(c)}}" for c in cols))
-    for r in results:
-        if r.outcome == "failed":
-            print(f"\nFAILED {r.id}\n{r.detail}")
+    failed = [r for r in results if r.outcome == "failed"]
+    if failed and not verbose:
+        print()
+    for r in failed:
+        print(f"\nFAILED {r.id}\n{r.detail}" if verbose else failure_line(r))
     counts = {o: sum(1 for r in results if r.outcome == o) for o in OUTCOMES}
     print()
     print(", ".join(f"{counts[o]} {o}" for o in OUTCOMES))

@@ -9,17 +9,23 @@ import os
 import sys
 
 
-def register(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("demo", help="train on real data on the JVM with Python hooks, then in Python with Java hooks",
-                       description="Part 1: tensorflow-java trains a logistic regression on the bundled Breast Cancer "
-                                   "Wisconsin data under the jhooks JVM MonitoredTrainingSession with Python hooks. "
-                                   "Part 2: Python TensorFlow resumes from the JVM's checkpoint with Java hooks. "
-                                   "Prints steps, losses, held-out accuracy, the checkpoints and cross-restore checks.")
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="train on real data on the JVM with Python hooks, then in Python with Java hooks",
+        description="Part 1: tensorflow-java trains a logistic regression on the bundled Breast Cancer "
+        "Wisconsin data under the jhooks JVM MonitoredTrainingSession with Python hooks. "
+        "Part 2: Python TensorFlow resumes from the JVM's checkpoint with Java hooks. "
+        "Prints steps, losses, held-out accuracy, the checkpoints and cross-restore checks.",
+    )
     p.add_argument("--steps-jvm", type=int, default=300, help="training steps on the JVM (default 300)")
     p.add_argument("--steps-python", type=int, default=300, help="training steps in Python (default 300)")
     p.add_argument("--save-steps", type=int, default=100, help="checkpoint every N global steps (default 100)")
-    p.add_argument("--out", default="jhooks-demo-output",
-                   help="output dir: checkpoints/, tensorboard/ and the report (default ./jhooks-demo-output)")
+    p.add_argument(
+        "--out",
+        default="jhooks-demo-output",
+        help="output dir: checkpoints/, tensorboard/ and the report (default ./jhooks-demo-output)",
+    )
     p.add_argument("--csv", default=None, help="data CSV (default: the bundled wdbc.csv)")
     p.add_argument("--json", default=None, help="also write the summary as JSON to this path")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -28,14 +34,18 @@ def register(sub: "argparse._SubParsersAction") -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    logging.basicConfig(level=logging.INFO, format="%(levelname).1s %(name)s: %(message)s", stream=sys.stderr)
-    from jhooks.bridge import jvm
+    from jhooks.bridge import console, jvm
+
+    logging.basicConfig(level=logging.INFO, format=console.DEFAULT_FORMAT, stream=sys.stderr)
     from jhooks.demo import data
     from jhooks.demo.run import DemoConfig, check_out, format_report
     from jhooks.demo.run import run as run_demo
 
-    for flag, value in (("--steps-jvm", args.steps_jvm), ("--steps-python", args.steps_python),
-                        ("--save-steps", args.save_steps)):
+    for flag, value in (
+        ("--steps-jvm", args.steps_jvm),
+        ("--steps-python", args.steps_python),
+        ("--save-steps", args.save_steps),
+    ):
         if value <= 0:
             print(f"jhooks demo: {flag} must be positive, got {value}", file=sys.stderr)
             return 2
@@ -44,13 +54,20 @@ def run(args: argparse.Namespace) -> int:
     except FileExistsError as e:
         print(f"jhooks demo: {e}", file=sys.stderr)
         return 2
-    jvm.start()
-    import jpype
-
-    jpype.JClass("java.lang.System").setProperty("java.util.logging.SimpleFormatter.format", "%4$.1s %3$s: %5$s%6$s%n")
-    config = DemoConfig(csv=args.csv or data.DEFAULT_CSV, out=args.out, stepsJvm=args.steps_jvm,
-                        stepsPython=args.steps_python, saveSteps=args.save_steps,
-                        logEvery=max(1, min(args.steps_jvm, args.steps_python) // 4), progress=not args.no_progress)
+    jvm.start(natives=True)  # part 1 is a JVM session; Java log records go to Python logging from now on
+    # The step rate goes to TensorBoard twenty times a part: keep it out of the console, in both
+    # languages alike (docs/logging.md).
+    for name in ("jhooks.hooks.step_counter", "org.jhooks.hooks.StepCounterHook"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    config = DemoConfig(
+        csv=args.csv or data.DEFAULT_CSV,
+        out=args.out,
+        stepsJvm=args.steps_jvm,
+        stepsPython=args.steps_python,
+        saveSteps=args.save_steps,
+        logEvery=max(1, min(args.steps_jvm, args.steps_python) // 4),
+        progress=not args.no_progress,
+    )
     report = run_demo(config)
     print(format_report(report))
     if args.json:

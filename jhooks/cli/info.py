@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import sys
+from typing import Any
 
 
-def register(sub: "argparse._SubParsersAction") -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("info", help="print versions and the Java classpath jhooks uses")
     p.set_defaults(run=run)
 
@@ -20,8 +21,10 @@ def _version(distribution: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Prints jhooks/Python, TensorFlow, JPype and tensorflow-java versions, the JavaCPP cache and
-    the classpath; exit status 1 when the classpath cannot be found. Starts no JVM, imports no TF."""
+    """Prints jhooks/Python, TensorFlow, JPype and tensorflow-java versions, how a JVM would start
+    here (sharing Python's TensorFlow runtime, tensorflow-java's own, or Java hooks only, and why),
+    the JavaCPP cache and the classpath; exit status 1 when the classpath cannot be found or its
+    jhooks jar is another version. Starts no JVM, imports no TF."""
     import jhooks
     from jhooks.bridge import jvm
     from jhooks.bridge.classpath import ClasspathError, classpath
@@ -34,8 +37,19 @@ def run(args: argparse.Namespace) -> int:
     except ClasspathError as e:
         print(f"classpath: {e}")
         return 1
-    print(f"tensorflow-java: {jvm.tf_java_version(jars)}")
+    tf_java = jvm.tf_java_version(jars)
+    problem = jvm.runtime_problem(jvm.python_tensorflow(), tf_java, jars)
+    print(f"tensorflow-java: {tf_java}")
+    print(f"jvm: {_mode(jvm, problem)}")
     print(f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}")
     for jar in jars:
         print(f"classpath: {jar}")
     return 0
+
+
+def _mode(jvm: Any, problem: Any) -> str:
+    if problem is None and jvm.python_tensorflow() is not None:
+        return "JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)"
+    if problem is None:
+        return "JVM sessions and Java hooks, on tensorflow-java's own runtime (no Python TensorFlow)"
+    return f"Java hooks only, no JVM sessions: {problem}"

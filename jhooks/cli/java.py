@@ -4,20 +4,36 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 
-def register(sub: "argparse._SubParsersAction") -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "java", help="run a JVM app's main class with Python hooks available through org.jhooks.python.PythonHooks",
+        "java",
+        help="run a JVM app's main class with Python hooks available through org.jhooks.python.PythonHooks",
         description="Starts the JVM in this process (one TensorFlow runtime shared with Python) and runs "
-                    "MAIN_CLASS.main(APP_ARGS). The app gets the --hook instances with "
-                    "PythonHooks.fromCommandLine(). Example: python -m jhooks java --classpath app.jar "
-                    "com.example.Train --hook mypkg.hooks:LossPrinter -- --steps 100")
-    p.add_argument("--classpath", "-cp", action="append", default=[], metavar="CP",
-                   help=f"jars or directories to append, separated by '{os.pathsep}'; may repeat")
-    p.add_argument("--hook", action="append", default=[], metavar="MODULE:CLASS",
-                   help="a jhooks.Hook subclass to instantiate with no arguments; may repeat, order kept")
+        "MAIN_CLASS.main(APP_ARGS). The app gets the --hook instances with "
+        "PythonHooks.fromCommandLine(). Example: python -m jhooks java --classpath app.jar "
+        "com.example.Train --hook mypkg.hooks:LossPrinter -- --steps 100",
+    )
+    p.add_argument(
+        "--classpath",
+        "-cp",
+        action="append",
+        default=[],
+        metavar="CP",
+        help=f"jars or directories to append, separated by '{os.pathsep}'; may repeat",
+    )
+    p.add_argument(
+        "--hook",
+        action="append",
+        default=[],
+        metavar="MODULE:CLASS",
+        help="a jhooks.Hook subclass (or a factory annotated to return one) to instantiate with no arguments; "
+        "may repeat, order kept. The module is imported and run: use only trusted specs",
+    )
+    p.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a usage error"
+    )
     # MAIN_CLASS, more options and '-- APP_ARGS' are split by _split: argparse cannot mix a '*'
     # positional with options that come after the first positional.
     p.add_argument("rest", nargs=argparse.REMAINDER, metavar="MAIN_CLASS [--hook MODULE:CLASS]... [-- APP_ARGS...]")
@@ -28,12 +44,13 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
     rest = list(args.rest)
     if "--" in rest:
         cut = rest.index("--")
-        head, app_args = rest[:cut], rest[cut + 1:]
+        head, app_args = rest[:cut], rest[cut + 1 :]
     else:
         head, app_args = rest, []
     inner = argparse.ArgumentParser(prog="python -m jhooks java")
     inner.add_argument("--classpath", "-cp", action="append", default=list(args.classpath))
     inner.add_argument("--hook", action="append", default=list(args.hook))
+    inner.add_argument("--debug", action="store_true", default=getattr(args, "debug", False))
     inner.add_argument("main_class", metavar="MAIN_CLASS")
     parsed = inner.parse_args(head)
     parsed.app_args = app_args
@@ -41,12 +58,17 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Usage errors (LauncherError, JvmError: e.g. a Python TensorFlow the JVM cannot share) are
+    raised for jhooks.cli.main to print as one line."""
     from jhooks.bridge.launcher import LauncherError, launch
 
-    args = _split(args)
-    extra = [p for cp in args.classpath for p in cp.split(os.pathsep) if p]
-    try:
-        return launch(args.main_class, args.app_args, args.hook, extra)
-    except LauncherError as e:
-        print(f"python -m jhooks java: {e}", file=sys.stderr)
-        return 2
+    parsed = _split(args)
+    args.debug = parsed.debug  # given after MAIN_CLASS: main reads it from the outer namespace
+    extra = [p for cp in parsed.classpath for p in cp.split(os.pathsep) if p]
+    for entry in extra:
+        if not os.path.exists(entry):
+            raise LauncherError(
+                f"--classpath entry {entry!r} does not exist (relative to {os.getcwd()}); "
+                "give the path of your app's jar or classes directory"
+            )
+    return launch(parsed.main_class, parsed.app_args, parsed.hook, extra)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import List, Optional
+import traceback
 
+from jhooks.api.version import VERSION
 from jhooks.cli import conformance, demo, info, java
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m jhooks",
-        description="TensorFlow training hooks that behave the same in Python and on the JVM.")
+        prog="python -m jhooks", description="TensorFlow training hooks that behave the same in Python and on the JVM."
+    )
+    parser.add_argument("--version", action="version", version=f"jhooks {VERSION}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a usage error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
@@ -21,9 +24,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def _usage_errors() -> tuple[type[BaseException], ...]:
+    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2."""
+    from jhooks.bridge.classpath import ClasspathError
+    from jhooks.bridge.jvm import JavaClassNotFoundError, JvmError
+    from jhooks.bridge.launcher import LauncherError
+
+    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs a subcommand. A usage error (a ``--hook`` that cannot be imported or built, a missing
+    ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
+    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback."""
     args = build_parser().parse_args(argv)
-    return int(args.run(args) or 0)
+    try:
+        return int(args.run(args) or 0)
+    except _usage_errors() as e:
+        if getattr(args, "debug", False):
+            traceback.print_exc()
+        print(f"python -m jhooks {args.command}: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ driver the scenario's ``drivers`` leaves out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, List, Mapping, Optional, Tuple
+from typing import Any
 
 DRIVERS = ("python", "jvm")
 HOOK_LANGUAGES = ("python", "java", "mixed")
@@ -41,13 +42,13 @@ def parse(combo_id: str) -> Combo:
     raise ValueError(f"unknown combination {combo_id!r}; known: {', '.join(c.id for c in ALL)}")
 
 
-def languages(scenario: Mapping[str, Any], combo: Combo) -> Tuple[Optional[List[str]], Optional[str]]:
+def languages(scenario: Mapping[str, Any], combo: Combo) -> tuple[list[str] | None, str | None]:
     """(the language of each hook, None) or (None, why the combination is skipped)."""
     if combo.driver not in scenario.get("drivers", DRIVERS):
         return None, f"the scenario runs on the {' and '.join(scenario['drivers'])} driver only"
     foreign = "java" if combo.driver == "python" else "python"
     native = "python" if combo.driver == "python" else "java"
-    out: List[str] = []
+    out: list[str] = []
     for i, hook in enumerate(scenario["hooks"]):
         fixed = hook.get("language", "any")
         if fixed != "any":

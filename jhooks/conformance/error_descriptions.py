@@ -6,7 +6,7 @@ stack included) and ``cause``."""
 from __future__ import annotations
 
 import traceback
-from typing import Any, Dict
+from typing import Any
 
 
 def _is_java(exc: Any) -> bool:
@@ -17,10 +17,10 @@ def _is_java(exc: Any) -> bool:
     return jpype.isJVMStarted() and isinstance(exc, jpype.JException)
 
 
-def describe(exc: BaseException) -> Dict[str, Any]:
+def describe(exc: BaseException) -> dict[str, Any]:
     if _is_java(exc):
         return _describe_java(exc, python_tb=exc.__traceback__)
-    out: Dict[str, Any] = {
+    out: dict[str, Any] = {
         "types": [c.__name__ for c in type(exc).__mro__],
         "message": str(getattr(exc, "message", None) or exc),
         "stack": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -31,7 +31,7 @@ def describe(exc: BaseException) -> Dict[str, Any]:
     return out
 
 
-def _describe_java(exc: Any, python_tb: Any = None) -> Dict[str, Any]:
+def _describe_java(exc: Any, python_tb: Any = None) -> dict[str, Any]:
     from jhooks.bridge.exceptions import java_stack_trace
 
     types = []
@@ -42,7 +42,7 @@ def _describe_java(exc: Any, python_tb: Any = None) -> Dict[str, Any]:
     stack = java_stack_trace(exc)
     if python_tb is not None:
         stack += "\n" + "".join(traceback.format_tb(python_tb))
-    out: Dict[str, Any] = {"types": types, "message": str(exc.getMessage()), "stack": stack}
+    out: dict[str, Any] = {"types": types, "message": str(exc.getMessage()), "stack": stack}
     cause = exc.getCause()
     if cause is not None and not cause.equals(exc):
         out["cause"] = _describe_java(cause)

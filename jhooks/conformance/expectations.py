@@ -10,7 +10,8 @@ its 1-based place in the driver's hook list, as JVM messages name hooks).
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 ERROR_TYPES = {
     "ScriptedHook": {"ScriptedHookError", "ScriptedHookException"},
@@ -18,6 +19,8 @@ ERROR_TYPES = {
     "NanLoss": {"NanLossDuringTrainingError", "NanLossDuringTrainingException"},
     "OutOfRange": {"OutOfRangeError", "TFOutOfRangeException"},
     "Aborted": {"AbortedError"},
+    "GraphName": {"GraphNameError", "GraphNameException"},
+    "Hook": {"HookError", "HookException"},
 }
 
 
@@ -47,9 +50,9 @@ def _summary(error: Any) -> str:
     return "" if not error else f"{error['types'][0]}: {error['message']}"
 
 
-def compare(scenario: Mapping[str, Any], observation: Mapping[str, Any]) -> List[str]:
+def compare(scenario: Mapping[str, Any], observation: Mapping[str, Any]) -> list[str]:
     """Every mismatch; empty when the observation conforms."""
-    out: List[str] = []
+    out: list[str] = []
     exp = scenario["expected"]
     _sequence("trace", exp["trace"], observation["trace"], out)
     _outcome(exp["outcome"], observation, out)
@@ -72,7 +75,7 @@ def compare(scenario: Mapping[str, Any], observation: Mapping[str, Any]) -> List
     return out
 
 
-def _checkpoints(want: Mapping[str, Any], obs: Mapping[str, Any], out: List[str]) -> None:
+def _checkpoints(want: Mapping[str, Any], obs: Mapping[str, Any], out: list[str]) -> None:
     if "saves" in want:
         _same("checkpoints.saves", want["saves"], obs["saves"], out)
     if "stateFile" in want:
@@ -88,7 +91,7 @@ def _checkpoints(want: Mapping[str, Any], obs: Mapping[str, Any], out: List[str]
         _sequence("checkpoints.listenerTrace", want["listenerTrace"], obs["listenerTrace"], out)
 
 
-def _outcome(want: Mapping[str, Any], obs: Mapping[str, Any], out: List[str]) -> None:
+def _outcome(want: Mapping[str, Any], obs: Mapping[str, Any], out: list[str]) -> None:
     got = obs["outcome"]
     error = got.get("error")
     if want["kind"] != got["kind"]:
@@ -106,7 +109,7 @@ def _outcome(want: Mapping[str, Any], obs: Mapping[str, Any], out: List[str]) ->
                 _contains("outcome message", error["message"], f"hook #{positions[hook]} ", out)
 
 
-def _error(where: str, want: Mapping[str, Any], error: Mapping[str, Any], out: List[str]) -> None:
+def _error(where: str, want: Mapping[str, Any], error: Mapping[str, Any], out: list[str]) -> None:
     if "type" in want and not is_type(want["type"], error):
         out.append(f"{where}: expected a {want['type']} error, got {_summary(error)}")
     for part in want.get("messageContains", []):
@@ -120,12 +123,12 @@ def _error(where: str, want: Mapping[str, Any], error: Mapping[str, Any], out: L
             _error(f"{where}.cause", want["cause"], error["cause"], out)
 
 
-def _contains(where: str, text: str, part: str, out: List[str]) -> None:
+def _contains(where: str, text: str, part: str, out: list[str]) -> None:
     if part not in text:
         out.append(f"{where} lacks {part!r}: {text[:400]}{'...' if len(text) > 400 else ''}")
 
 
-def _sequence(where: str, want: List[Any], got: List[Any], out: List[str]) -> None:
+def _sequence(where: str, want: list[Any], got: list[Any], out: list[str]) -> None:
     if not equal(want, got):
         i = 0
         while i < len(want) and i < len(got) and equal(want[i], got[i]):
@@ -135,6 +138,6 @@ def _sequence(where: str, want: List[Any], got: List[Any], out: List[str]) -> No
         out.append(f"{where}: first difference at [{i}]: expected {w}, got {g}\n  expected {want}\n  got      {got}")
 
 
-def _same(where: str, want: Any, got: Any, out: List[str]) -> None:
+def _same(where: str, want: Any, got: Any, out: list[str]) -> None:
     if not equal(want, got):
         out.append(f"{where}:\n  expected {want}\n  got      {got}")

@@ -6,7 +6,8 @@ proxies) and record into the same Java Recorder, so the trace is one ordered lis
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from jhooks.bridge.exceptions import python_errors
 from jhooks.conformance import scripted_hook, standard_hooks
@@ -17,7 +18,7 @@ class ForeignHooks:
     """Implements org.jhooks.conformance.ForeignHooks: Python hooks for a JVM session."""
 
     def __init__(self) -> None:
-        self.finalOps: Dict[str, Any] = {}
+        self.finalOps: dict[str, Any] = {}
 
     @python_errors
     def create(self, hookJson: Any, recorder: Any, checkpointDir: Any) -> Any:
@@ -38,16 +39,19 @@ class ForeignHooks:
         return json.dumps(standard_hooks.final_ops_values(self.finalOps[str(hookName)]))
 
 
-def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> Dict[str, Any]:
+def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> dict[str, Any]:
     """The observation (see jhooks.conformance.expectations) of one run of ``scenario``."""
     import jpype
 
     from jhooks.bridge import jvm
 
-    jvm.start()
+    jvm.start(natives=True)
     proxy = jpype.JProxy("org.jhooks.conformance.ForeignHooks", inst=ForeignHooks())
     scenario_json = jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
     observation = jpype.JClass("org.jhooks.conformance.JvmScenarioRunner").run(
-        scenario_json, jpype.JClass("java.util.ArrayList")(list(languages)), proxy,
-        jpype.JClass("java.nio.file.Path").of(workdir, []))
+        scenario_json,
+        jpype.JClass("java.util.ArrayList")(list(languages)),
+        proxy,
+        jpype.JClass("java.nio.file.Path").of(workdir, []),
+    )
     return json.loads(str(observation.toString()))

@@ -14,8 +14,9 @@ fetch it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -47,9 +48,14 @@ def build(recipe: Mapping[str, Any], graph: Any = None) -> BuiltModel:
     graph = graph if graph is not None else tf.Graph()
     dtypes = {"float32": tf.float32, "int64": tf.int64, "int32": tf.int32}
     with graph.as_default():
-        global_step = v1.Variable(np.int64(0), name="global_step", dtype=tf.int64, trainable=False,
-                                  use_resource=False,
-                                  collections=[v1.GraphKeys.GLOBAL_VARIABLES, v1.GraphKeys.GLOBAL_STEP])
+        global_step = v1.Variable(
+            np.int64(0),
+            name="global_step",
+            dtype=tf.int64,
+            trainable=False,
+            use_resource=False,
+            collections=[v1.GraphKeys.GLOBAL_VARIABLES, v1.GraphKeys.GLOBAL_STEP],
+        )
         counter = v1.Variable(np.float32(0), name="counter", dtype=tf.float32, use_resource=False)
         step_read = tf.add(global_step, tf.constant(0, tf.int64), name="global_step_read")
         graph.add_to_collection(_GLOBAL_STEP_READ_KEY, step_read)
@@ -71,8 +77,11 @@ def build(recipe: Mapping[str, Any], graph: Any = None) -> BuiltModel:
             needed.append(iterator.get_next(name="input_next"))
         if "failAtStep" in recipe:
             ok = tf.not_equal(step_read, tf.constant(recipe["failAtStep"] - 1, tf.int64))
-            needed.append(tf.raw_ops.Assert(condition=ok, data=[tf.constant(f"fail_at step {recipe['failAtStep']}")],
-                                            name="fail_at"))
+            needed.append(
+                tf.raw_ops.Assert(
+                    condition=ok, data=[tf.constant(f"fail_at step {recipe['failAtStep']}")], name="fail_at"
+                )
+            )
         with tf.control_dependencies(needed):
             update = v1.assign_add(counter, float(recipe.get("counterIncrement", 1.0)), name="counter_update")
         with tf.control_dependencies([update]):

@@ -1,24 +1,26 @@
 """Runs one scenario on the Python driver: TensorFlow's ``tf.compat.v1.train.MonitoredSession``
-with jhooks hooks adapted by ``jhooks.tf.to_tf_hooks``, Java hooks through ``jhooks.bridge.JavaHook``.
+(in ``jhooks.tf.OnErrorSession``, for ``Hook.onError``) with jhooks hooks adapted by
+``jhooks.tf.to_tf_hooks``, Java hooks through ``jhooks.bridge.JavaHook``.
 
 Like ``MonitoredTrainingSession`` on the chief the hooks are the chief-only hooks, then the others;
 on a non-chief the chief-only hooks are left out (TF's worker session creator would wait for a
 chief, which a single process does not have, so every role uses a ``ChiefSessionCreator`` of the
 checkpoint dir: restore the latest checkpoint, else initialize). ``recoveryFaults`` wrap the
-creator in :class:`~jhooks.conformance.fault_injection.FaultInjectingSessionCreator`.
+creator in :class:`~jhooks.testing.fault_injection.FaultInjectingSessionCreator`.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from jhooks.api.errors import HookFeedConflictError
 from jhooks.conformance import error_descriptions, model_python, scripted_hook, standard_hooks, values
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
-SessionFactory = Callable[[Optional[str]], Any]
+SessionFactory = Callable[[str | None], Any]
 
 
 def _java_json(obj: Any) -> Any:
@@ -27,7 +29,7 @@ def _java_json(obj: Any) -> Any:
     return jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(obj)).getAsJsonObject()
 
 
-def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: Optional[str], recorder: Any) -> Any:
+def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: str | None, recorder: Any) -> Any:
     if language == "python":
         if "standard" in spec:
             return standard_hooks.create(spec, checkpoint_dir, recorder)
@@ -38,8 +40,10 @@ def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: Optional[
 
     if "standard" in spec:
         java = jpype.JClass("org.jhooks.conformance.StandardHooks").create(
-            _java_json(spec), None if checkpoint_dir is None else jpype.JClass("java.nio.file.Path").of(checkpoint_dir, []),
-            recorder.java)
+            _java_json(spec),
+            None if checkpoint_dir is None else jpype.JClass("java.nio.file.Path").of(checkpoint_dir, []),
+            recorder.java,
+        )
     else:
         java = jpype.JClass("org.jhooks.conformance.ScriptedHook").create(_java_json(spec), recorder.java)
     return JavaHook(java)
@@ -56,8 +60,14 @@ def _final_ops_values(hook: Any) -> Any:
     return standard_hooks.final_ops_values(hook)
 
 
-def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str, recorder: Any,
-        sessionFactory: Optional[SessionFactory] = None, extraHooks: Sequence[Any] = ()) -> Dict[str, Any]:
+def run(
+    scenario: Mapping[str, Any],
+    languages: Sequence[str],
+    workdir: str,
+    recorder: Any,
+    sessionFactory: SessionFactory | None = None,
+    extraHooks: Sequence[Any] = (),
+) -> dict[str, Any]:
     """The observation (see jhooks.conformance.expectations) of one run of ``scenario``.
 
     ``recorder`` is a scripted_hook.Recorder, or a recording.JavaBackedRecorder when any hook is
@@ -65,7 +75,7 @@ def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str, rec
     """
     import tensorflow as tf
 
-    from jhooks.conformance.fault_injection import FaultInjectingSessionCreator
+    from jhooks.testing.fault_injection import FaultInjectingSessionCreator
     from jhooks.tf import names, to_tf_hooks
 
     driver = scenario["driver"]
@@ -76,19 +86,22 @@ def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str, rec
         os.makedirs(checkpoint_dir, exist_ok=True)
     graph = tf.Graph()
     built = model_python.build(scenario["model"], graph)
-    observation: Dict[str, Any] = {}
+    observation: dict[str, Any] = {}
     with graph.as_default():
-        chief_only: List[Any] = []
-        others: List[Any] = []
-        final_ops: Dict[str, Any] = {}
+        chief_only: list[Any] = []
+        others: list[Any] = []
+        final_ops: dict[str, Any] = {}
         for spec, language in zip(scenario["hooks"], languages):
             hook = _make_hook(spec, language, checkpoint_dir, recorder)
             (chief_only if spec.get("chiefOnly", False) else others).append(hook)
             if spec.get("standard", {}).get("type") == "FinalOpsHook":
                 final_ops[spec["name"]] = hook
         hooks = (chief_only if chief else []) + others + list(extraHooks)
-        creator = (sessionFactory(checkpoint_dir) if sessionFactory is not None
-                   else tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=checkpoint_dir))
+        creator = (
+            sessionFactory(checkpoint_dir)
+            if sessionFactory is not None
+            else tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=checkpoint_dir)
+        )
         faults = [f["atAttempt"] for f in driver.get("recoveryFaults", [])]
         if faults:
             creator = FaultInjectingSessionCreator(creator, faults, built.trainOp)
@@ -99,8 +112,9 @@ def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str, rec
     return observation
 
 
-def _caller_loop(caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: List[Any],
-                 observation: Dict[str, Any], names: Any) -> None:
+def _caller_loop(
+    caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: list[Any], observation: dict[str, Any], names: Any
+) -> None:
     import tensorflow as tf
 
     where = lambda: ("caller", "run")  # noqa: E731
@@ -108,9 +122,13 @@ def _caller_loop(caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: 
     fetches = names.resolve_fetches(graph, structure, where)
     feeds = names.resolve_feeds(graph, values.feeds(caller.get("feeds", {})), where)
     calls, results, stop = 0, [], False
-    outcome: Dict[str, Any] = {}
+    outcome: dict[str, Any] = {}
     try:
-        with tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=tf_hooks) as session:
+        from jhooks.tf import OnErrorSession
+
+        with OnErrorSession.create(
+            lambda: tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=tf_hooks), tf_hooks
+        ) as session:
             while not session.should_stop() and calls < caller["maxRuns"]:
                 calls += 1
                 result = session.run(fetches, feed_dict=feeds)
@@ -130,21 +148,28 @@ def _caller_loop(caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: 
     observation.update(callerRuns=calls, callerResults=results, outcome=outcome)
 
 
-def checkpoints(checkpoint_dir: Optional[str]) -> Dict[str, Any]:
+def checkpoints(checkpoint_dir: str | None) -> dict[str, Any]:
     """stateFile (basenames, or None) and checkpointValues (step -> variable -> value) of the dir."""
     import tensorflow as tf
 
     state = tf.train.get_checkpoint_state(checkpoint_dir) if checkpoint_dir else None
-    if state is None:
+    if state is None or not checkpoint_dir:
         return {"stateFile": None, "checkpointValues": {}}
     base = os.path.basename
-    values_by_step: Dict[str, Any] = {}
+    values_by_step: dict[str, Any] = {}
     for path in state.all_model_checkpoint_paths:
         prefix = path if os.path.isabs(path) else os.path.join(checkpoint_dir, path)
+        if any(c in base(path) for c in "*?["):  # TF's reader takes the prefix as a file pattern
+            continue
         reader = tf.train.load_checkpoint(prefix)
         step = base(path).rsplit("-", 1)[-1]
-        values_by_step[step] = {v: values.to_json(reader.get_tensor(v))
-                                for v in ("global_step", "counter") if reader.has_tensor(v)}
-    return {"stateFile": {"modelCheckpointPath": base(state.model_checkpoint_path),
-                          "allModelCheckpointPaths": [base(p) for p in state.all_model_checkpoint_paths]},
-            "checkpointValues": values_by_step}
+        values_by_step[step] = {
+            v: values.to_json(reader.get_tensor(v)) for v in ("global_step", "counter") if reader.has_tensor(v)
+        }
+    return {
+        "stateFile": {
+            "modelCheckpointPath": base(state.model_checkpoint_path),
+            "allModelCheckpointPaths": [base(p) for p in state.all_model_checkpoint_paths],
+        },
+        "checkpointValues": values_by_step,
+    }

@@ -5,7 +5,7 @@ recorder is synchronized; events keep the order the callbacks happened in)."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict
+from typing import Any
 
 
 class JavaBackedRecorder:
@@ -31,8 +31,10 @@ class JavaBackedRecorder:
 
         self.java.saved(jpype.JLong(int(globalStep)))
 
-    def snapshot(self) -> Dict[str, Any]:
-        return {"trace": [str(e) for e in self.java.trace()],
-                "results": json.loads(str(self.java.results().toString())),
-                "listenerTrace": [str(e) for e in self.java.listenerTrace()],
-                "saves": [int(s) for s in self.java.saves()]}
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "trace": [str(e) for e in self.java.trace()],
+            "results": json.loads(str(self.java.results().toString())),
+            "listenerTrace": [str(e) for e in self.java.listenerTrace()],
+            "saves": [int(s) for s in self.java.saves()],
+        }

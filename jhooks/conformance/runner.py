@@ -16,9 +16,10 @@ import json
 import shutil
 import tempfile
 import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any
 
 from jhooks.conformance import combos, expectations, scenarios
 from jhooks.conformance.combos import Combo
@@ -32,7 +33,7 @@ class CaseResult:
     combo: str
     outcome: str  # passed | failed | xfailed | skipped
     detail: str = ""
-    mismatches: List[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -43,14 +44,20 @@ def case_id(scenario: str, combo: Any) -> str:
     return f"{scenario}[{combo}]"
 
 
-def expected_failures(filename: str = XFAIL_FILE) -> Dict[str, str]:
+def expected_failures(filename: str = XFAIL_FILE) -> dict[str, str]:
     """``{"<scenario>[<combo>]": reason}`` from ``jhooks/conformance/data/<filename>``."""
-    text = resources.files("jhooks.conformance").joinpath("data", filename).read_text(encoding="utf-8")
+    text = resources.files("jhooks.conformance").joinpath("data").joinpath(filename).read_text(encoding="utf-8")
     return json.loads(text)
 
 
-def observe(scenario: Mapping[str, Any], combo: Combo, languages: Sequence[str], workdir: str,
-            sessionFactory: Any = None, extraHooks: Callable[[Any], Iterable[Any]] = None) -> Dict[str, Any]:
+def observe(
+    scenario: Mapping[str, Any],
+    combo: Combo,
+    languages: Sequence[str],
+    workdir: str,
+    sessionFactory: Any = None,
+    extraHooks: Callable[[Any], Iterable[Any]] | None = None,
+) -> dict[str, Any]:
     """Runs the scenario once and returns the observation (see jhooks.conformance.expectations).
 
     ``extraHooks(recorder)`` gives hooks added after the scenario's (Python driver only).
@@ -75,10 +82,17 @@ def observe(scenario: Mapping[str, Any], combo: Combo, languages: Sequence[str],
     return python_driver.run(scenario, languages, workdir, recorder, sessionFactory, extra)
 
 
-def run_case(name: str, combo: Combo, xfail: Optional[Mapping[str, str]] = None,
-             sessionFactory: Any = None, extraHooks: Callable[[Any], Iterable[Any]] = None,
-             check: Callable[[Dict[str, Any]], List[str]] = None) -> CaseResult:
-    """Runs and judges one case; ``check(observation)`` may add mismatches (CLI user hooks)."""
+def run_case(
+    name: str,
+    combo: Combo,
+    xfail: Mapping[str, str] | None = None,
+    sessionFactory: Any = None,
+    extraHooks: Callable[[Any], Iterable[Any]] | None = None,
+    check: Callable[[dict[str, Any]], list[str]] | None = None,
+) -> CaseResult:
+    """Runs and judges one case; ``check(observation)`` may add mismatches (CLI user hooks), listed
+    first. A failed case's ``detail`` is its mismatches, one or more lines each; the first line names
+    the first mismatch (a runner crash: ``the runner failed: <type>: <message>``, then the traceback)."""
     xfail = expected_failures() if xfail is None else xfail
     scenario = scenarios.load(name)
     languages, skip = combos.languages(scenario, combo)
@@ -89,27 +103,29 @@ def run_case(name: str, combo: Combo, xfail: Optional[Mapping[str, str]] = None,
             skip = "a user hook factory applies to the Python driver only"
     if skip is not None:
         return CaseResult(name, combo.id, "skipped", skip)
+    assert languages is not None, "combos.languages gives languages or a reason to skip"
     workdir = tempfile.mkdtemp(prefix="jhooks-conformance-")
     try:
         observation = observe(scenario, combo, languages, workdir, sessionFactory, extraHooks)
-        mismatches = expectations.compare(scenario, observation)
-        if check is not None:
-            mismatches += check(observation)
-    except Exception:  # noqa: BLE001 - a runner crash is a failure of this case, reported whole
-        mismatches = ["the runner failed:\n" + traceback.format_exc()]
+        # the user's hook raising is the likely cause of any other mismatch: it comes first
+        mismatches = check(observation) if check is not None else []
+        mismatches += expectations.compare(scenario, observation)
+    except Exception as e:  # noqa: BLE001 - a runner crash is a failure of this case, reported whole
+        mismatches = [f"the runner failed: {type(e).__name__}: {e}\n" + traceback.format_exc()]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     cid = case_id(name, combo.id)
     if cid in xfail:
         if not mismatches:
-            return CaseResult(name, combo.id, "failed",
-                              f"listed in {XFAIL_FILE} ({xfail[cid]}) but passes: remove it from the list")
+            return CaseResult(
+                name, combo.id, "failed", f"listed in {XFAIL_FILE} ({xfail[cid]}) but passes: remove it from the list"
+            )
         return CaseResult(name, combo.id, "xfailed", xfail[cid], mismatches)
     if mismatches:
         return CaseResult(name, combo.id, "failed", "\n".join(mismatches), mismatches)
     return CaseResult(name, combo.id, "passed")
 
 
-def all_cases(combo_list: Sequence[Combo] = combos.ALL) -> List[tuple]:
+def all_cases(combo_list: Sequence[Combo] = combos.ALL) -> list[tuple]:
     """(scenario name, combo) for every scenario and combination, scenario-major."""
     return [(n, c) for n in scenarios.names() for c in combo_list]

@@ -10,53 +10,64 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from importlib import resources
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
 _DATA = "jhooks.conformance"
 
 # Tensor and op names every model recipe defines (docs/conformance.md, "Model recipe").
-BASE_NAMES = ("global_step:0", "counter:0", "global_step_read:0", "counter_read:0", "loss:0", "train",
-              "global_step", "counter")
-_EVENT = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\.(begin|afterCreateSession|before@(\d+)|after@(\d+)|end)$")
+BASE_NAMES = (
+    "global_step:0",
+    "counter:0",
+    "global_step_read:0",
+    "counter_read:0",
+    "loss:0",
+    "train",
+    "global_step",
+    "counter",
+)
+_EVENT = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\.(begin|afterCreateSession|before@(\d+)|after@(\d+)|end|onError)$")
 _LISTENER_EVENT = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\.(begin|beforeSave@(\d+)|afterSave@(\d+)|end@(\d+))$")
 _RUN_CALLBACKS = ("beforeSessionRun", "afterSessionRun")
 
 
 def _read(relative: str) -> Any:
-    return json.loads(resources.files(_DATA).joinpath("data", relative).read_text(encoding="utf-8"))
+    return json.loads(resources.files(_DATA).joinpath("data").joinpath(relative).read_text(encoding="utf-8"))
 
 
-def schema() -> Dict[str, Any]:
+def schema() -> dict[str, Any]:
     """The scenario JSON Schema (draft 2020-12)."""
     return _read("scenario.schema.json")
 
 
-def names() -> List[str]:
+def names() -> list[str]:
     """Scenario names from ``scenario-index.json``, in file order."""
     return list(_read("scenario-index.json"))
 
 
-def load(name: str) -> Dict[str, Any]:
+def load(name: str) -> dict[str, Any]:
     """One scenario by name; FileNotFoundError when there is no such file."""
     return _read(f"scenarios/{name}.json")
 
 
-def load_all() -> Iterator[Dict[str, Any]]:
+def load_all() -> Iterator[dict[str, Any]]:
     for name in names():
         yield load(name)
 
 
-def validate(scenario: Dict[str, Any]) -> List[str]:
+def validate(scenario: dict[str, Any]) -> list[str]:
     """Schema violations as readable strings (empty when valid)."""
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(schema())
-    return [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
-            for e in sorted(validator.iter_errors(scenario), key=lambda e: list(map(str, e.absolute_path)))]
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
+        for e in sorted(validator.iter_errors(scenario), key=lambda e: list(map(str, e.absolute_path)))
+    ]
 
 
-def graph_names(model: Dict[str, Any]) -> set:
+def graph_names(model: dict[str, Any]) -> set:
     """Every tensor and op name the recipe builds."""
     out = set(BASE_NAMES)
     if "input" in model:
@@ -75,7 +86,7 @@ def fetch_leaves(fetch: Any) -> Iterator[str]:
         for f in fetch:
             yield from fetch_leaves(f)
     elif isinstance(fetch, dict):
-        for f in (fetch["$tuple"] if "$tuple" in fetch else fetch.values()):
+        for f in fetch["$tuple"] if "$tuple" in fetch else fetch.values():
             yield from fetch_leaves(f)
 
 
@@ -87,9 +98,9 @@ def _has_tuple(fetch: Any) -> bool:
     return False
 
 
-def check_consistency(s: Dict[str, Any]) -> List[str]:
+def check_consistency(s: dict[str, Any]) -> list[str]:
     """Cross-field problems the schema cannot express; empty when the scenario is consistent."""
-    problems: List[str] = []
+    problems: list[str] = []
     model, hooks, expected = s["model"], s["hooks"], s["expected"]
     known = graph_names(model)
     placeholders = {f"{p['name']}:0": p for p in model.get("placeholders", [])}
@@ -99,27 +110,36 @@ def check_consistency(s: Dict[str, Any]) -> List[str]:
     scripted = {h["name"]: h for h in hooks if "standard" not in h}
     standard = {h["name"]: h for h in hooks if "standard" in h}
     outcome = expected["outcome"]
-    bad_name_expected = outcome["kind"] == "error" and "type" not in outcome
-    aborts = sum(1 for h in scripted.values() for a in h.get("actions", []) if a.get("raise", {}).get("type") == "Aborted")
+    bad_name_expected = outcome["kind"] == "error" and outcome.get("type", "GraphName") == "GraphName"
+    aborts = sum(
+        1 for h in scripted.values() for a in h.get("actions", []) if a.get("raise", {}).get("type") == "Aborted"
+    )
     max_attempts = s["caller"]["maxRuns"] + len(s["driver"].get("recoveryFaults", [])) + aborts
 
     def check_fetch(where: str, fetch: Any, python_only_ok: bool) -> None:
         for leaf in fetch_leaves(fetch):
-            if leaf not in known and not (bad_name_expected and any(m in leaf for m in outcome.get("messageContains", []))):
+            if leaf not in known and not (
+                bad_name_expected and any(m in leaf for m in outcome.get("messageContains", []))
+            ):
                 problems.append(f"{where}: '{leaf}' is not built by the model recipe")
         if _has_tuple(fetch) and not python_only_ok:
             problems.append(f"{where}: a $tuple fetch needs language 'python'")
 
-    def check_feeds(where: str, feeds: Dict[str, Any]) -> None:
+    def check_feeds(where: str, feeds: dict[str, Any]) -> None:
         for tensor, value in feeds.items():
             p = placeholders.get(tensor)
             if p is None:
                 problems.append(f"{where}: feeds '{tensor}', which is not a declared placeholder")
                 continue
             if value["dtype"] != p["dtype"] or value["shape"] != p["shape"]:
-                problems.append(f"{where}: feed of '{tensor}' is {value['dtype']}{value['shape']}, the placeholder is {p['dtype']}{p['shape']}")
+                problems.append(
+                    f"{where}: feed of '{tensor}' is {value['dtype']}{value['shape']}, "
+                    f"the placeholder is {p['dtype']}{p['shape']}"
+                )
             if len(value["values"]) != math.prod(value["shape"]):
-                problems.append(f"{where}: feed of '{tensor}' has {len(value['values'])} values for shape {value['shape']}")
+                problems.append(
+                    f"{where}: feed of '{tensor}' has {len(value['values'])} values for shape {value['shape']}"
+                )
 
     for name, h in scripted.items():
         python_only = h.get("language", "any") == "python"
@@ -192,12 +212,30 @@ def check_consistency(s: Dict[str, Any]) -> List[str]:
         if standard.get(name, {}).get("standard", {}).get("type") != "FinalOpsHook":
             problems.append(f"finalOpsValues names '{name}', which is not a FinalOpsHook")
     problems += _check_checkpoints(s, standard)
+    problems += _check_hook_end_of_input(scripted, standard, outcome)
     return problems
 
 
-def _check_trace(trace: List[str], scripted: Dict[str, Any], s: Dict[str, Any], max_attempts: int) -> List[str]:
-    problems: List[str] = []
-    state: Dict[str, Dict[str, Any]] = {}
+def _check_hook_end_of_input(scripted: dict[str, Any], standard: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
+    """An OutOfRange raised by a hook or a listener is an error, never the end of the caller's input
+    (docs/contract.md, "End of input")."""
+    raisers = [
+        n for n, h in scripted.items() for a in h.get("actions", []) if a.get("raise", {}).get("type") == "OutOfRange"
+    ]
+    raisers += [
+        f"{n}/{listener['name']}"
+        for n, h in standard.items()
+        for listener in h["standard"].get("listeners", [])
+        if "raiseInAfterSave" in listener
+    ]
+    if raisers and outcome["kind"] == "endOfInput":
+        return [f"{', '.join(raisers)} raise OutOfRange: that is an error, not end of input"]
+    return []
+
+
+def _check_trace(trace: list[str], scripted: dict[str, Any], s: dict[str, Any], max_attempts: int) -> list[str]:
+    problems: list[str] = []
+    state: dict[str, dict[str, Any]] = {}
     chief = s["driver"].get("isChief", True)
     for i, event in enumerate(trace):
         m = _EVENT.match(event)
@@ -211,6 +249,15 @@ def _check_trace(trace: List[str], scripted: Dict[str, Any], s: Dict[str, Any], 
         if scripted[hook].get("chiefOnly") and not chief:
             problems.append(f"trace[{i}] '{event}': chief-only hook on a non-chief")
         st = state.setdefault(hook, {"begun": False, "sessions": 0, "last_before": 0, "open": None, "ended": False})
+        if callback == "onError":  # once, last, after the hook got a session (an end may precede it)
+            if st.get("erred"):
+                problems.append(f"trace[{i}]: second {hook}.onError")
+            if st["sessions"] == 0:
+                problems.append(f"trace[{i}] '{event}' before any {hook}.afterCreateSession")
+            st["erred"] = True
+            continue
+        if st.get("erred"):
+            problems.append(f"trace[{i}] '{event}' after {hook}.onError")
         if st["ended"]:
             problems.append(f"trace[{i}] '{event}' after {hook}.end")
         if callback == "begin":
@@ -241,8 +288,8 @@ def _check_trace(trace: List[str], scripted: Dict[str, Any], s: Dict[str, Any], 
     return problems
 
 
-def _check_checkpoints(s: Dict[str, Any], standard: Dict[str, Any]) -> List[str]:
-    problems: List[str] = []
+def _check_checkpoints(s: dict[str, Any], standard: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
     ck = s["expected"].get("checkpoints")
     savers = [h for h in standard.values() if h["standard"]["type"].endswith("CheckpointSaverHook")]
     if ck is None:
@@ -266,10 +313,20 @@ def _check_checkpoints(s: Dict[str, Any], standard: Dict[str, Any]) -> List[str]
     if not saves and state is not None:
         problems.append("no saves but a state file")
     listeners = {l["name"] for h in savers for l in h["standard"].get("listeners", [])}
+    # a listener raising in afterSave at step s saw that save, which the runner's recorder (last) did not
+    raised_at = {
+        l["raiseInAfterSave"]["atStep"]
+        for h in savers
+        for l in h["standard"].get("listeners", [])
+        if "raiseInAfterSave" in l
+    }
     for i, event in enumerate(ck.get("listenerTrace", [])):
         m = _LISTENER_EVENT.match(event)
         if not m or m.group(1) not in listeners:
             problems.append(f"checkpoints.listenerTrace[{i}] '{event}' names no listener of a saver hook")
-        elif (m.group(3) or m.group(4) or m.group(5)) and int(m.group(3) or m.group(4) or m.group(5)) not in saves:
+        elif (m.group(3) or m.group(4) or m.group(5)) and int(m.group(3) or m.group(4) or m.group(5)) not in [
+            *saves,
+            *raised_at,
+        ]:
             problems.append(f"checkpoints.listenerTrace[{i}] '{event}': step not among the saves {saves}")
     return problems

@@ -12,7 +12,8 @@ both languages; docs/conformance.md describes them.
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
@@ -27,15 +28,28 @@ class ScriptedHookError(RuntimeError):
     """The error a scripted hook raises on request (Java: ScriptedHookException)."""
 
 
+class Recording(Protocol):
+    """What scripted hooks and listeners record into: a :class:`Recorder`, or
+    ``jhooks.conformance.recording.JavaBackedRecorder`` when Java hooks share the trace."""
+
+    def event(self, hook: str, label: str) -> None: ...
+
+    def result(self, hook: str, at: str, what: str, value: Any) -> None: ...
+
+    def listenerEvent(self, listener: str, label: str) -> None: ...
+
+    def saved(self, globalStep: int) -> None: ...
+
+
 class Recorder:
     """The shared, thread-safe record of one scenario run: hook trace, results, listener trace."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.trace: List[str] = []
-        self.results: Dict[str, List[Dict[str, Any]]] = {}
-        self.listenerTrace: List[str] = []
-        self.saves: List[int] = []
+        self.trace: list[str] = []
+        self.results: dict[str, list[dict[str, Any]]] = {}
+        self.listenerTrace: list[str] = []
+        self.saves: list[int] = []
 
     def event(self, hook: str, label: str) -> None:
         with self._lock:
@@ -54,18 +68,23 @@ class Recorder:
         with self._lock:
             self.saves.append(int(globalStep))
 
-    def snapshot(self) -> Dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
         """Copies of trace, results, listenerTrace and saves."""
         with self._lock:
-            return {"trace": list(self.trace), "results": {k: list(v) for k, v in self.results.items()},
-                    "listenerTrace": list(self.listenerTrace), "saves": list(self.saves)}
+            return {
+                "trace": list(self.trace),
+                "results": {k: list(v) for k, v in self.results.items()},
+                "listenerTrace": list(self.listenerTrace),
+                "saves": list(self.saves),
+            }
 
 
 def _error(spec: Mapping[str, Any]) -> BaseException:
-    if spec["type"] == "Aborted":
-        import tensorflow as tf  # only scenarios that abort need TensorFlow here
+    if spec["type"] in ("Aborted", "OutOfRange"):
+        import tensorflow as tf  # only scenarios that abort or end the input need TensorFlow here
 
-        err: BaseException = tf.errors.AbortedError(None, None, spec["message"])
+        kind = tf.errors.AbortedError if spec["type"] == "Aborted" else tf.errors.OutOfRangeError
+        err: BaseException = kind(None, None, spec["message"])
     else:
         err = ScriptedHookError(spec["message"])
     if "cause" in spec:
@@ -76,14 +95,14 @@ def _error(spec: Mapping[str, Any]) -> BaseException:
 class _Scripted:
     """The scripted behaviour; mixed into a Hook or a ModelDependentHook."""
 
-    def _setup(self, spec: Mapping[str, Any], recorder: Recorder) -> None:
+    def _setup(self, spec: Mapping[str, Any], recorder: Recording) -> None:
         self.name: str = spec["name"]
-        self._actions: List[Mapping[str, Any]] = list(spec.get("actions", []))
+        self._actions: list[Mapping[str, Any]] = list(spec.get("actions", []))
         self._recorder = recorder
         self._runs = 0
         self._sessions = 0
         self._coord: Any = None
-        self._asked: Dict[int, bool] = {}
+        self._asked: dict[int, bool] = {}
         self._first_model: Any = None
 
     def __repr__(self) -> str:
@@ -98,16 +117,26 @@ class _Scripted:
         self._coord = coord
         self._callback("afterCreateSession", "afterCreateSession", session=session, context=None)
 
-    def beforeSessionRun(self, runContext: Any) -> Optional[SessionRunArgs]:
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs | None:
         self._runs += 1
-        return self._callback("beforeSessionRun", f"before@{self._runs}", session=runContext.session, context=runContext)
+        return self._callback(
+            "beforeSessionRun", f"before@{self._runs}", session=runContext.session, context=runContext
+        )
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        self._callback("afterSessionRun", f"after@{self._runs}", session=runContext.session, context=runContext,
-                       runValues=runValues)
+        self._callback(
+            "afterSessionRun",
+            f"after@{self._runs}",
+            session=runContext.session,
+            context=runContext,
+            runValues=runValues,
+        )
 
     def end(self, session: Any) -> None:
         self._callback("end", "end", session=session, context=None)
+
+    def onError(self, session: Any, error: BaseException) -> None:
+        self._callback("onError", "onError", session=session, context=None)
 
     # ---- actions ---------------------------------------------------------------------------
     def _applies(self, action: Mapping[str, Any], callback: str) -> bool:
@@ -120,11 +149,12 @@ class _Scripted:
     def _callback(self, callback: str, label: str, session: Any, context: Any, runValues: Any = None) -> Any:
         self._recorder.event(self.name, label)
         actions = [a for a in self._actions if self._applies(a, callback)]
-        args: Optional[SessionRunArgs] = None
+        args: SessionRunArgs | None = None
         for phase in _PHASES:
             if phase == "results":
-                if callback == "afterSessionRun" and (self._asked.pop(self._runs, False)
-                                                      or any("recordResults" in a for a in actions)):
+                if callback == "afterSessionRun" and (
+                    self._asked.pop(self._runs, False) or any("recordResults" in a for a in actions)
+                ):
                     self._record(label, "results", values.to_json(runValues.results))
                 continue
             if phase == "args":
@@ -137,7 +167,7 @@ class _Scripted:
                     self._apply(phase, a, label, session, context)
         return args
 
-    def _args(self, actions: List[Mapping[str, Any]]) -> Optional[SessionRunArgs]:
+    def _args(self, actions: list[Mapping[str, Any]]) -> SessionRunArgs | None:
         fetches, feeds, any_args = None, {}, False
         for a in actions:
             if "fetch" in a:
@@ -152,12 +182,19 @@ class _Scripted:
             model = self._model()
             if self._first_model is None:
                 self._first_model = model
-            value = None if model is None else {"endpoints": dict(model.endpoints), "sameAsFirst": model is self._first_model}
+            value = (
+                None
+                if model is None
+                else {"endpoints": dict(model.endpoints), "sameAsFirst": model is self._first_model}
+            )
             self._record(label, "modelInstance", value)
         elif phase == "recordOriginalArgs":
             original = context.originalArgs
-            self._record(label, "originalArgs", {"fetches": values.structure_to_json(original.fetches),
-                                                 "feeds": sorted(original.feeds)})
+            self._record(
+                label,
+                "originalArgs",
+                {"fetches": values.structure_to_json(original.fetches), "feeds": sorted(original.feeds)},
+            )
         elif phase == "rawRun":
             raw = action["rawRun"]
             result = session.run(values.fetch_structure(raw["fetches"]), values.feeds(raw.get("feeds", {})))
@@ -180,14 +217,14 @@ class _Scripted:
 class ScriptedHook(_Scripted, Hook):
     """A plain jhooks Hook scripted by a scenario's hook JSON."""
 
-    def __init__(self, spec: Mapping[str, Any], recorder: Recorder) -> None:
+    def __init__(self, spec: Mapping[str, Any], recorder: Recording) -> None:
         self._setup(spec, recorder)
 
 
 class ScriptedModelDependentHook(_Scripted, ModelDependentHook):
     """A ModelDependentHook scripted by a scenario's hook JSON; records its modelInstance on request."""
 
-    def __init__(self, spec: Mapping[str, Any], recorder: Recorder) -> None:
+    def __init__(self, spec: Mapping[str, Any], recorder: Recording) -> None:
         self._setup(spec, recorder)
 
     def _model(self) -> Any:
@@ -196,11 +233,13 @@ class ScriptedModelDependentHook(_Scripted, ModelDependentHook):
 
 class ScriptedListener(CheckpointSaverListener):
     """A CheckpointSaverListener recording ``<name>.begin``, ``beforeSave@step``, ``afterSave@step``,
-    ``end@step``; ``afterSave`` returns True at ``stopAfterSaveAt``."""
+    ``end@step``; ``afterSave`` returns True at ``stopAfterSaveAt`` and raises at
+    ``raiseInAfterSave.atStep``."""
 
-    def __init__(self, spec: Mapping[str, Any], recorder: Recorder) -> None:
+    def __init__(self, spec: Mapping[str, Any], recorder: Recording) -> None:
         self.name = spec["name"]
         self._stop_at = spec.get("stopAfterSaveAt")
+        self._raise = spec.get("raiseInAfterSave")
         self._recorder = recorder
 
     def begin(self) -> None:
@@ -211,13 +250,15 @@ class ScriptedListener(CheckpointSaverListener):
 
     def afterSave(self, session: Any, globalStep: int) -> bool:
         self._recorder.listenerEvent(self.name, f"afterSave@{int(globalStep)}")
+        if self._raise is not None and int(globalStep) == self._raise["atStep"]:
+            raise _error(self._raise["raise"])
         return self._stop_at is not None and int(globalStep) == self._stop_at
 
     def end(self, session: Any, globalStep: int) -> None:
         self._recorder.listenerEvent(self.name, f"end@{int(globalStep)}")
 
 
-def make_hook(spec: Mapping[str, Any], recorder: Recorder) -> _Scripted:
+def make_hook(spec: Mapping[str, Any], recorder: Recording) -> _Scripted:
     """The scripted hook for one scenario hook entry (not for ``standard`` entries)."""
     if "standard" in spec:
         raise ValueError(f"hook {spec['name']!r} is a standard hook ({spec['standard']['type']}), not scripted")

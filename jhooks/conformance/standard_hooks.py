@@ -4,7 +4,9 @@ a :class:`SaveRecorder`."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+import os
+from collections.abc import Mapping
+from typing import Any
 
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.conformance import values
@@ -22,7 +24,7 @@ class SaveRecorder(CheckpointSaverListener):
         return False
 
 
-def create(spec: Mapping[str, Any], checkpointDir: Optional[str], recorder: Any) -> Any:
+def create(spec: Mapping[str, Any], checkpointDir: str | None, recorder: Any) -> Any:
     """The standard hook for ``spec`` (a scenario hook entry); ValueError for an unknown type."""
     from jhooks import hooks
 
@@ -30,6 +32,25 @@ def create(spec: Mapping[str, Any], checkpointDir: Optional[str], recorder: Any)
     kind = s["type"]
     if kind == "StopAtStepHook":
         return hooks.StopAtStepHook(numSteps=s.get("numSteps"), lastStep=s.get("lastStep"))
+    if kind == "GlobalStepWaiterHook":
+        return hooks.GlobalStepWaiterHook(s["waitUntilStep"], pollSecs=s.get("pollSecs", 0.5))
+    if kind == "StopIfNoImprovementHook":
+        return hooks.StopIfNoImprovementHook(
+            s["metric"],
+            mode=s.get("mode", "min"),
+            patience=s.get("patience", 1),
+            minDelta=s.get("minDelta", 0.0),
+            everyNSteps=s.get("everyNSteps", 1),
+        )
+    if kind == "ProfilerHook":
+        if checkpointDir is None:
+            raise ValueError(f"hook {spec['name']!r}: a ProfilerHook writes into the driver's checkpointDir")
+        return hooks.ProfilerHook(
+            saveSteps=s["saveSteps"],
+            outputDir=os.path.join(checkpointDir, "profile"),
+            showDataflow=s.get("showDataflow", True),
+            showMemory=s.get("showMemory", False),
+        )
     if kind == "NanTensorHook":
         return hooks.NanTensorHook(s["lossTensor"], failOnNanLoss=s["failOnNanLoss"])
     if kind == "FinalOpsHook":
@@ -38,8 +59,14 @@ def create(spec: Mapping[str, Any], checkpointDir: Optional[str], recorder: Any)
     if kind in ("CheckpointSaverHook", "AsyncCheckpointSaverHook"):
         listeners = [ScriptedListener(l, recorder) for l in s.get("listeners", [])] + [SaveRecorder(recorder)]
         cls = hooks.CheckpointSaverHook if kind == "CheckpointSaverHook" else hooks.AsyncCheckpointSaverHook
-        return cls(checkpointDir, saveSteps=s["saveSteps"], checkpointBasename=s.get("checkpointBasename", "model.ckpt"),
-                   listeners=listeners)
+        if checkpointDir is None:
+            raise ValueError(f"hook {spec['name']!r}: a {kind} needs the driver's checkpointDir")
+        return cls(
+            checkpointDir,
+            saveSteps=s["saveSteps"],
+            checkpointBasename=s.get("checkpointBasename", "model.ckpt"),
+            listeners=listeners,
+        )
     raise ValueError(f"hook {spec['name']!r}: unknown standard hook {kind!r}")
 
 

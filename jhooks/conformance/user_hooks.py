@@ -8,7 +8,8 @@ checkpoints are unaffected) and the user's hook raised nothing.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, List
+from collections.abc import Callable
+from typing import Any
 
 from jhooks.api.hook import Hook, hook_name
 from jhooks.api.model import ModelDependentHook
@@ -32,7 +33,7 @@ class GuardedHook(Hook):
 
     def __init__(self, hook: Any) -> None:
         self.hook = hook
-        self.raised: List[tuple] = []
+        self.raised: list[tuple] = []
 
     def _call(self, callback: str, *args: Any) -> Any:
         try:
@@ -77,14 +78,17 @@ class UserHookCheck:
 
     def __init__(self, factory: Callable[[], Any]) -> None:
         self._factory = factory
-        self._current: List[GuardedHook] = []
+        self._current: list[GuardedHook] = []
 
-    def extraHooks(self, recorder: Any) -> List[Any]:
+    def extraHooks(self, recorder: Any) -> list[Any]:
         hook = self._factory()
         guarded = GuardedModelDependentHook(hook) if isinstance(hook, ModelDependentHook) else GuardedHook(hook)
         self._current = [guarded]
         return [guarded]
 
-    def check(self, observation: Any) -> List[str]:
-        return [f"your hook {hook_name(g.hook)} raised in {callback}: {type(e).__name__}: {e}"
-                for g in self._current for callback, e in g.raised]
+    def check(self, observation: Any) -> list[str]:
+        return [
+            f"your hook {hook_name(g.hook)} raised in {callback}: {type(e).__name__}: {e}"
+            for g in self._current
+            for callback, e in g.raised
+        ]

@@ -8,12 +8,12 @@ of ``org.jhooks.conformance.Values``.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 TUPLE = "$tuple"
-_DTYPES = {"float32": np.float32, "int64": np.int64, "int32": np.int32}
 
 
 def fetch_structure(spec: Any) -> Any:
@@ -29,7 +29,7 @@ def fetch_structure(spec: Any) -> Any:
 
 def tensor_value(spec: Mapping[str, Any]) -> np.ndarray:
     """A scenario tensor value (dtype, shape, row-major values) as a numpy array."""
-    return np.array(spec["values"], dtype=_DTYPES[spec["dtype"]]).reshape(spec["shape"])
+    return np.array(spec["values"], dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])
 
 
 def feeds(spec: Mapping[str, Any]) -> dict:

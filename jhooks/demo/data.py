@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass
-from typing import List
 
 import numpy as np
 
@@ -22,7 +21,7 @@ HOLD_OUT_EVERY = 5
 
 @dataclass(frozen=True)
 class DemoData:
-    featureNames: List[str]
+    featureNames: list[str]
     trainX: np.ndarray  # float32 [trainRows, features]
     trainY: np.ndarray  # float32 [trainRows, 1]
     heldOutX: np.ndarray

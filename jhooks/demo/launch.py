@@ -5,7 +5,8 @@ hooks built in Python, so the caller can read their results after the app ran.""
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from jhooks.bridge.launcher import install_hooks, uninstall_hooks
 

@@ -12,7 +12,6 @@ descent step that also adds 1 to the global step). Data are graph constants (ful
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict
 
 import tensorflow as tf
 
@@ -32,7 +31,7 @@ _EPS = 1e-7
 @dataclass
 class DemoGraph:
     graph: tf.Graph
-    variables: Dict[str, tf.Variable]  # checkpoint key -> variable, VARIABLES order
+    variables: dict[str, tf.Variable]  # checkpoint key -> variable, VARIABLES order
     trainOp: tf.Operation
     saver: tf.compat.v1.train.Saver  # restores exactly VARIABLES by name
 
@@ -64,7 +63,8 @@ def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE) -> DemoGr
         tf.raw_ops.ScalarSummary(tags=tf.constant("loss"), values=loss, name="loss_summary")
         step = tf.compat.v1.train.get_or_create_global_step()
         train_op = tf.compat.v1.train.GradientDescentOptimizer(learningRate).minimize(
-            loss, global_step=step, var_list=[w, b], name=TRAIN_OP)
+            loss, global_step=step, var_list=[w, b], name=TRAIN_OP
+        )
         variables = {"w": w, "b": b, "global_step": step}
         saver = tf.compat.v1.train.Saver(var_list=variables, max_to_keep=None)
     return DemoGraph(graph, variables, train_op, saver)

@@ -4,16 +4,19 @@ JVM part) and trains on, with Java hooks through ``jhooks.bridge.JavaHook``:
 
 - Java AsyncCheckpointSaverHook: checkpoints of the Python session every ``saveSteps`` steps,
   written in a JVM background thread (tensorflow-java SaveV2), state file updated;
-- Java LoggingTensorHook: loss and global step every ``logEvery`` steps (java.util.logging);
+- Java LoggingTensorHook: loss and global step every ``logEvery`` steps (to Python logging, as
+  ``org.jhooks.hooks.LoggingTensorHook``);
 - Java FinalOpsHook: loss, held-out accuracy and the variables at the end;
+- Java StepCounterHook and SummarySaverHook: the step rate (``global_step/sec``) and the loss
+  (``loss``) as TensorBoard scalars in ``tensorboardDir``, every ``summary_every(steps)`` steps;
 
-plus Python's SummarySaverHook and StepCounterHook for TensorBoard, a ``RestoreProbe`` that reads
-the variables right after the session restored them, and TF's own StopAtStepHook.
+plus a ``RestoreProbe`` that reads the variables right after the session restored them, and TF's
+own StopAtStepHook.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any
 
 import numpy as np
 
@@ -21,14 +24,14 @@ from jhooks.api.hook import Hook
 from jhooks.bridge import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import model
-from jhooks.demo.jvm_part import FINAL_OPS, PartResult
+from jhooks.demo.jvm_part import FINAL_OPS, PartResult, summary_every
 
 
 class RestoreProbe(Hook):
     """Reads the model variables once, right after the first session is created (restored)."""
 
     def __init__(self) -> None:
-        self.values: Optional[Dict[str, np.ndarray]] = None
+        self.values: dict[str, np.ndarray] | None = None
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         if self.values is None:
@@ -36,7 +39,7 @@ class RestoreProbe(Hook):
             self.values = {k: np.asarray(v) for k, v in fetched.items()}
 
 
-def _java_map(mapping: Dict[str, str]):
+def _java_map(mapping: dict[str, str]):
     import jpype
 
     m = jpype.JClass("java.util.LinkedHashMap")()
@@ -45,8 +48,9 @@ def _java_map(mapping: Dict[str, str]):
     return m
 
 
-def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps: int, logEvery: int,
-        learningRate: float) -> PartResult:
+def run(
+    csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps: int, logEvery: int, learningRate: float
+) -> PartResult:
     """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``."""
     jvm.start()  # before TensorFlow: one runtime, shared with the JVM
     import jpype
@@ -54,36 +58,63 @@ def run(csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps
 
     from jhooks.bridge.arrays import to_numpy
     from jhooks.bridge.java_hooks import JavaHook
-    from jhooks.hooks import StepCounterHook, SummarySaverHook
     from jhooks.tf import to_tf_hooks
 
     hooks_pkg = "org.jhooks.hooks."
-    java_saver = jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook").builder(checkpointDir) \
-        .saveSteps(saveSteps).maxToKeep(0).build()
+    java_saver = (
+        jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook")
+        .builder(checkpointDir)
+        .saveSteps(saveSteps)
+        .maxToKeep(0)
+        .build()
+    )
     java_logger = jpype.JClass(hooks_pkg + "LoggingTensorHook")(
-        _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}), jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")), None, False, None)
+        _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}),
+        jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")),
+        None,
+        False,
+        None,
+    )
     java_final = jpype.JClass(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
     probe = RestoreProbe()
-    counter = StepCounterHook(everyNSteps=logEvery, outputDir=tensorboardDir)
+    every = jpype.JObject(summary_every(steps), jpype.JClass("java.lang.Integer"))
+    counter = jpype.JClass(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
+    summaries = jpype.JClass(hooks_pkg + "SummarySaverHook")(
+        every, None, tensorboardDir, None, None, model.LOSS_SUMMARY
+    )
 
     demo = model.build(demo_data.load(csv), learningRate)
     with demo.graph.as_default():
-        hooks = to_tf_hooks([
-            probe,
-            JavaHook(java_logger),
-            counter,
-            SummarySaverHook(saveSteps=logEvery, outputDir=tensorboardDir, summaryOp=model.LOSS_SUMMARY),
-            JavaHook(java_saver),
-            JavaHook(java_final),
-        ]) + [tf.compat.v1.train.StopAtStepHook(num_steps=steps)]
+        hooks = to_tf_hooks(
+            [
+                probe,
+                JavaHook(java_logger),
+                JavaHook(counter),
+                JavaHook(summaries),
+                JavaHook(java_saver),
+                JavaHook(java_final),
+            ]
+        ) + [tf.compat.v1.train.StopAtStepHook(num_steps=steps)]
         scaffold = tf.compat.v1.train.Scaffold(saver=demo.saver)
         with tf.compat.v1.train.MonitoredTrainingSession(
-                checkpoint_dir=checkpointDir, scaffold=scaffold, hooks=hooks, save_checkpoint_secs=None,
-                save_checkpoint_steps=None, save_summaries_steps=None, save_summaries_secs=None,
-                log_step_count_steps=None) as session:
+            checkpoint_dir=checkpointDir,
+            scaffold=scaffold,
+            hooks=hooks,
+            save_checkpoint_secs=None,
+            save_checkpoint_steps=None,
+            save_summaries_steps=None,
+            save_summaries_secs=None,
+            log_step_count_steps=None,
+        ) as session:
             while not session.should_stop():
                 session.run(demo.trainOp)
     final = {str(k): to_numpy(v) for k, v in dict(java_final.finalOpsValues()).items()}
     first = int(probe.values["global_step"]) if probe.values else 0
-    return PartResult(first, final, [int(s) for s in java_saver.savedSteps()], writer="java",
-                      stepsPerSec=counter.lastRate(), extra={"restored": probe.values})
+    return PartResult(
+        first,
+        final,
+        [int(s) for s in java_saver.savedSteps()],
+        writer="java",
+        stepsPerSec=None if counter.lastRate() is None else float(counter.lastRate()),
+        extra={"restored": probe.values},
+    )

@@ -20,18 +20,18 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 from collections import deque
+from collections.abc import Sequence
+from typing import Any
 
 from jhooks.api.listener import CheckpointSaverListener
-from jhooks.api.session import read_global_step
-from jhooks.hooks.checkpoint_saver import CheckpointSaverHook, _DEFAULT_MAX_TO_KEEP
-from jhooks.hooks.errors import CheckpointSaveError
+from jhooks.checkpoint.errors import CheckpointSaveError
+from jhooks.hooks.checkpoint_saver import _DEFAULT_MAX_TO_KEEP, CheckpointSaverHook
 from jhooks.hooks.saver import Saver
 
 logger = logging.getLogger(__name__)
 
-_Job = Tuple[int, str, Dict[str, Any]]   # (labelled step, prefix, snapshot)
+_Job = tuple[int, str, dict[str, Any]]  # (labelled step, prefix, snapshot)
 
 
 class AsyncCheckpointSaverHook(CheckpointSaverHook):
@@ -46,18 +46,32 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
     thread when a background write failed.
     """
 
-    def __init__(self, checkpointDir: str, saveSecs: Optional[float] = None, saveSteps: Optional[int] = None,
-                 saver: Optional[Saver] = None, checkpointBasename: str = "model.ckpt", scaffold: Any = None,
-                 listeners: Optional[Sequence[CheckpointSaverListener]] = None,
-                 maxToKeep: Optional[int] = _DEFAULT_MAX_TO_KEEP) -> None:
-        super().__init__(checkpointDir, saveSecs=saveSecs, saveSteps=saveSteps, saver=saver,
-                         checkpointBasename=checkpointBasename, scaffold=scaffold, listeners=listeners,
-                         maxToKeep=maxToKeep)
+    def __init__(
+        self,
+        checkpointDir: str,
+        saveSecs: float | None = None,
+        saveSteps: int | None = None,
+        saver: Saver | None = None,
+        checkpointBasename: str = "model.ckpt",
+        scaffold: Any = None,
+        listeners: Sequence[CheckpointSaverListener] | None = None,
+        maxToKeep: int | None = _DEFAULT_MAX_TO_KEEP,
+    ) -> None:
+        super().__init__(
+            checkpointDir,
+            saveSecs=saveSecs,
+            saveSteps=saveSteps,
+            saver=saver,
+            checkpointBasename=checkpointBasename,
+            scaffold=scaffold,
+            listeners=listeners,
+            maxToKeep=maxToKeep,
+        )
         self._cond = threading.Condition()
-        self._job: Optional[_Job] = None                 # handed over, being written
-        self._written: Deque[int] = deque()              # on disk, afterSave not yet called
-        self._failure: Optional[Tuple[int, str, BaseException]] = None
-        self._thread: Optional[threading.Thread] = None
+        self._job: _Job | None = None  # handed over, being written
+        self._written: deque[int] = deque()  # on disk, afterSave not yet called
+        self._failure: tuple[int, str, BaseException] | None = None
+        self._thread: threading.Thread | None = None
         self._shutdown = False
         self._overlaps = 0
         self._session: Any = None
@@ -69,7 +83,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
         with self._cond:
             return self._overlaps
 
-    def savedSteps(self) -> List[int]:
+    def savedSteps(self) -> list[int]:
         with self._cond:
             return list(self._savedSteps)
 
@@ -114,7 +128,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
         try:
             self._awaitIdle()
             self._deliver(session, None, "end")
-            lastStep = read_global_step(session)
+            lastStep = session.globalStep()
             if lastStep != self._timer.lastTriggeredStep():
                 self._save(session, lastStep, "end")
                 self._awaitIdle()
@@ -134,24 +148,35 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             with self._cond:
                 self._overlaps += 1
                 n = self._overlaps
-            logger.info("AsyncCheckpointSaverHook: save for step %d waited %.3f s for the save of step %d "
-                        "(overlap #%d)", step, time.monotonic() - started, busy[0], n)
+            logger.info(
+                "AsyncCheckpointSaverHook: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
+                step,
+                time.monotonic() - started,
+                busy[0],
+                n,
+            )
         # the previous save is complete: its afterSave runs before this save's beforeSave
         self._deliver(session, self._runContext, callback)
         for listener in self._listeners:
             listener.beforeSave(session, step)
-        step, snapshot = self._snapshot(session, step)
+        try:
+            step, snapshot = self._snapshot(session, step)
+        except NotImplementedError:  # a view that cannot list its variables: no save failure
+            raise
+        except Exception as e:  # the snapshot's raw run: an error, never end of input
+            raise CheckpointSaveError(type(self).__name__, callback, step, self._prefix(step), e) from e
         prefix = self._prefix(step)
         logger.info("Saving checkpoints for %d into %s.", step, prefix)
         with self._cond:
             self._job = (step, prefix, snapshot)
             if self._thread is None:
                 self._shutdown = False
-                self._thread = threading.Thread(target=self._writeLoop, daemon=True,
-                                                name="AsyncCheckpointSaverHook-writer")
+                self._thread = threading.Thread(
+                    target=self._writeLoop, daemon=True, name="AsyncCheckpointSaverHook-writer"
+                )
                 self._thread.start()
             self._cond.notify_all()
-        return False   # listeners' afterSave run later, in _deliver
+        return False  # listeners' afterSave run later, in _deliver
 
     def _deliver(self, session: Any, runContext: Any, callback: str) -> None:
         """Calls afterSave for every checkpoint written since the last callback, then raises a
@@ -189,15 +214,21 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                 if self._job is None:
                     return
                 step, prefix, snapshot = self._job
-            failure: Optional[BaseException] = None
+            failure: BaseException | None = None
             try:
                 self._writer().writeSnapshot(prefix, snapshot)
                 with self._cond:
                     self._recordOnDisk(step, prefix, "writer thread")
             except BaseException as e:  # handed to the training thread, never dropped
-                logger.error("AsyncCheckpointSaverHook: background save of step %d to %s failed: %s: %s",
-                             step, prefix, type(e).__name__, e)
+                logger.error(
+                    "AsyncCheckpointSaverHook: background save of step %d to %s failed: %s: %s",
+                    step,
+                    prefix,
+                    type(e).__name__,
+                    e,
+                )
                 failure = e
+                self._discardTemporaries()
             with self._cond:
                 if failure is not None:
                     if self._failure is None:

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 from jhooks.api.errors import HookError
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.api.session import read_global_step
-from jhooks.hooks.checkpoint_state import CheckpointRotation, CheckpointState, checkpoint_exists, checkpoint_prefix
-from jhooks.hooks.errors import CheckpointSaveError
+from jhooks.checkpoint.errors import CheckpointSaveError, CheckpointStateError
+from jhooks.checkpoint.keeper import CheckpointKeeper
+from jhooks.checkpoint.snapshot_writer import SnapshotWriter
 from jhooks.hooks.saver import Saver
-from jhooks.hooks.snapshot_writer import SnapshotWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 logger = logging.getLogger(__name__)
@@ -32,8 +32,9 @@ _VARIABLES = "variables"
 _GLOBAL_STEP = "globalStep"
 
 
-def validate_saver_args(checkpointDir: Any, saveSecs: Any, saveSteps: Any, saver: Any, scaffold: Any,
-                        maxToKeep: Any) -> Saver:
+def validate_saver_args(
+    checkpointDir: Any, saveSecs: Any, saveSteps: Any, saver: Any, scaffold: Any, maxToKeep: Any
+) -> Saver:
     """Checks the saver hooks' arguments (texts agreed with the Java twin); returns the Saver."""
     if not checkpointDir:
         raise ValueError("checkpointDir must be given")
@@ -67,56 +68,78 @@ class CheckpointSaverHook(Hook):
         saver: a jhooks.hooks.Saver (which variables, maxToKeep); default ``Saver(maxToKeep=maxToKeep)``.
             Without explicit variables the files come from ``session.save(prefix)``, else from a
             one-run snapshot of those variables.
-        checkpointBasename: prefixes are ``checkpointDir/<checkpointBasename>-<globalStep>``.
+        checkpointBasename: prefixes are ``checkpointDir/<checkpointBasename>-<globalStep>``; a plain
+            file name, taken literally (``m?``, ``run[1]``, ``*`` are names, not patterns).
         scaffold: a jhooks.hooks.Scaffold whose ``saver()`` is used (not together with saver).
         listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop.
         maxToKeep: shorthand for ``saver=Saver(maxToKeep=...)``; 0 or None keeps all.
 
+    Checkpoint files (docs/contract.md, "Checkpoints"): the hook writes, overwrites and deletes only
+    inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
+    dir, whatever the state file lists (entries of another dir, such as the absolute paths TF's Saver
+    writes in a copied run dir, are left alone and dropped from the list it writes). ``begin`` deletes
+    the temporaries a killed save left (``checkpoint.tmp*``, ``<checkpointBasename>-*.tempstate*``).
+
     Raises:
-        ValueError: see docs/standard-hooks.md (texts shared with Java).
-        CheckpointSaveError: a save left no checkpoint files.
+        ValueError: see docs/standard-hooks.md (texts shared with Java); a ``checkpointBasename``
+            with a path separator or ``..`` (naming the hook and the value).
+        HookError: in ``begin``, the dir cannot be created or its ``checkpoint`` state file cannot be
+            read or parsed (cause: CheckpointStateError); nothing is written then.
+        CheckpointSaveError: a save failed (files, state file or rotation not written, e.g. disk
+            full or a file size limit, which TF reports as OutOfRange) or left no checkpoint files;
+            names the hook, callback, global step and prefix. Never taken as end of input.
     """
 
-    def __init__(self, checkpointDir: str, saveSecs: Optional[float] = None, saveSteps: Optional[int] = None,
-                 saver: Optional[Saver] = None, checkpointBasename: str = "model.ckpt", scaffold: Any = None,
-                 listeners: Optional[Sequence[CheckpointSaverListener]] = None,
-                 maxToKeep: Optional[int] = _DEFAULT_MAX_TO_KEEP) -> None:
+    def __init__(
+        self,
+        checkpointDir: str,
+        saveSecs: float | None = None,
+        saveSteps: int | None = None,
+        saver: Saver | None = None,
+        checkpointBasename: str = "model.ckpt",
+        scaffold: Any = None,
+        listeners: Sequence[CheckpointSaverListener] | None = None,
+        maxToKeep: int | None = _DEFAULT_MAX_TO_KEEP,
+    ) -> None:
         self._saver = validate_saver_args(checkpointDir, saveSecs, saveSteps, saver, scaffold, maxToKeep)
         self._timer = SecondOrStepTimer(everySecs=saveSecs, everySteps=saveSteps)
         self.checkpointDir = checkpointDir
+        self._keeper = CheckpointKeeper(type(self).__name__, checkpointDir, checkpointBasename, self._saver.maxToKeep())
         self.checkpointBasename = checkpointBasename
-        self._listeners: List[CheckpointSaverListener] = list(listeners or [])
-        self._rotation = CheckpointRotation(checkpointDir, self._saver.maxToKeep())
-        self._savedSteps: List[int] = []
-        self._snapshotWriter: Optional[SnapshotWriter] = None
+        self._listeners: list[CheckpointSaverListener] = list(listeners or [])
+        self._savedSteps: list[int] = []
+        self._snapshotWriter: SnapshotWriter | None = None
         self._coord: Any = None
 
-    def savedSteps(self) -> List[int]:
+    def savedSteps(self) -> list[int]:
         """Labelled global steps whose checkpoints are on disk, in save order."""
         return list(self._savedSteps)
 
-    def lastSavedStep(self) -> Optional[int]:
+    def lastSavedStep(self) -> int | None:
         steps = self.savedSteps()
         return steps[-1] if steps else None
 
     # --- callbacks -------------------------------------------------------------------------
     def begin(self) -> None:
         try:
-            os.makedirs(self.checkpointDir, exist_ok=True)
+            self._keeper.open()
+        except CheckpointStateError as e:
+            raise HookError(type(self).__name__, "begin", f"{e}; remove or repair it (nothing was written)") from e
         except OSError as e:
             what = "it exists and is not a directory" if os.path.exists(self.checkpointDir) else str(e)
-            raise HookError(type(self).__name__, "begin",
-                            f"cannot create checkpointDir {self.checkpointDir!r}: {what}") from e
-        self._rotation.kept  # reads an existing state file so rotation continues
+            raise HookError(
+                type(self).__name__, "begin", f"cannot create checkpointDir {self.checkpointDir!r}: {what}"
+            ) from e
         for listener in self._listeners:
             listener.begin()
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         self._coord = coord
-        step = read_global_step(session)
+        step = session.globalStep()
         if self._restoredFrom(step):
-            logger.info("Not saving step %d after session creation: the session was restored from %s.",
-                        step, self._prefix(step))
+            logger.info(
+                "Not saving step %d after session creation: the session was restored from %s.", step, self._prefix(step)
+            )
         elif self._save(session, step, "afterCreateSession") and coord is not None:
             coord.requestStop()
         self._timer.updateLastTriggeredStep(step)
@@ -124,8 +147,7 @@ class CheckpointSaverHook(Hook):
     def _restoredFrom(self, step: int) -> bool:
         """Whether the dir's latest checkpoint is this hook's checkpoint of ``step`` (the session
         was restored from it), so saving it again would only rewrite the same values."""
-        latest = CheckpointState.latestCheckpoint(self.checkpointDir)
-        return latest is not None and os.path.basename(latest) == os.path.basename(self._prefix(step))
+        return self._keeper.latestIs(step)
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         return SessionRunArgs(runContext.session.globalStepTensorName())
@@ -138,7 +160,7 @@ class CheckpointSaverHook(Hook):
                 runContext.requestStop()
 
     def end(self, session: Any) -> None:
-        lastStep = read_global_step(session)
+        lastStep = session.globalStep()
         if lastStep != self._timer.lastTriggeredStep():
             self._save(session, lastStep, "end")
         for listener in self._listeners:
@@ -153,47 +175,60 @@ class CheckpointSaverHook(Hook):
 
     # --- saving ----------------------------------------------------------------------------
     def _prefix(self, step: int) -> str:
-        return checkpoint_prefix(self.checkpointDir, self.checkpointBasename, step)
+        return self._keeper.prefixFor(step)
 
     def _save(self, session: Any, step: int, callback: str) -> bool:
         """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
         for listener in self._listeners:
             listener.beforeSave(session, step)
-        if self._saver.hasExplicitVariables():
-            step, values = self._snapshot(session, step)
-            prefix = self._prefix(step)
-            logger.info("Saving checkpoints for %d into %s.", step, prefix)
-            self._writer().writeSnapshot(prefix, values)
-        else:
-            prefix = self._prefix(step)
-            logger.info("Saving checkpoints for %d into %s.", step, prefix)
-            session.save(prefix)
-        self._recordOnDisk(step, prefix, callback)
+        prefix = self._prefix(step)
+        try:
+            if self._saver.hasExplicitVariables():
+                step, values = self._snapshot(session, step)
+                prefix = self._prefix(step)
+                logger.info("Saving checkpoints for %d into %s.", step, prefix)
+                self._writer().writeSnapshot(prefix, values)
+            else:
+                logger.info("Saving checkpoints for %d into %s.", step, prefix)
+                session.save(prefix)
+            self._recordOnDisk(step, prefix, callback)
+        except (CheckpointSaveError, NotImplementedError):  # NotImplementedError: a view that cannot list variables
+            raise
+        except Exception as e:  # a failed write (TF may say OutOfRange) is an error, never end of input
+            self._discardTemporaries()
+            raise CheckpointSaveError(type(self).__name__, callback, step, prefix, e) from e
         return self._afterSave(session, step)
+
+    def _discardTemporaries(self) -> None:
+        """After a failed save: removes the temporaries it left (TF's bundle writer keeps them)."""
+        self._keeper.discardTemporaries()
 
     def _writer(self) -> SnapshotWriter:
         if self._snapshotWriter is None:
             self._snapshotWriter = SnapshotWriter()
         return self._snapshotWriter
 
-    def _snapshot(self, session: Any, step: int) -> Tuple[int, Dict[str, Any]]:
+    def _snapshot(self, session: Any, step: int) -> tuple[int, dict[str, Any]]:
         """Every variable of the saver read with ONE raw run, with the global step of that same
         run, which labels the checkpoint (it differs from ``step`` only if something else trains
         concurrently: logged as a WARNING)."""
-        values = session.run({_VARIABLES: self._saver.variablesFor(session),
-                              _GLOBAL_STEP: session.globalStepTensorName()})
+        values = session.run(
+            {_VARIABLES: self._saver.variablesFor(session), _GLOBAL_STEP: session.globalStepTensorName()}
+        )
         label = int(values[_GLOBAL_STEP])
         if label != step:
-            logger.warning("%s: the snapshot for step %d read global step %d; the checkpoint is labelled %d",
-                           type(self).__name__, step, label, label)
+            logger.warning(
+                "%s: the snapshot for step %d read global step %d; the checkpoint is labelled %d",
+                type(self).__name__,
+                step,
+                label,
+                label,
+            )
         return label, values[_VARIABLES]
 
     def _recordOnDisk(self, step: int, prefix: str, callback: str) -> None:
         """Checks the files, then replaces the state file and deletes rotated-out checkpoints."""
-        if not checkpoint_exists(prefix):
-            raise CheckpointSaveError(type(self).__name__, callback, step, prefix,
-                                      FileNotFoundError(f"no {prefix}.index / {prefix}.data-* after the save"))
-        self._rotation.record(prefix)
+        self._keeper.commit(prefix)
         self._savedSteps.append(step)
         logger.info("Saved checkpoint %s.", prefix)
 

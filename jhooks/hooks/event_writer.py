@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Dict, Tuple, Union
 
 from tensorboard.compat.proto import event_pb2, summary_pb2
 from tensorboard.summary.writer.event_file_writer import EventFileWriter
@@ -35,15 +34,16 @@ class EventWriter:
         """The event file's path."""
         return self._writer._file_name
 
-    def addSummary(self, summary: Union[bytes, summary_pb2.Summary], globalStep: int) -> None:
+    def addSummary(self, summary: bytes | summary_pb2.Summary, globalStep: int) -> None:
         """``summary``: a Summary proto or its serialized bytes (a tf.compat.v1.summary op's value)."""
         if isinstance(summary, (bytes, bytearray)):
             summary = summary_pb2.Summary.FromString(bytes(summary))
         self._writer.add_event(event_pb2.Event(wall_time=time.time(), step=int(globalStep), summary=summary))
 
     def addScalar(self, tag: str, value: float, globalStep: int) -> None:
-        self.addSummary(summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, simple_value=float(value))]),
-                        globalStep)
+        self.addSummary(
+            summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, simple_value=float(value))]), globalStep
+        )
 
     def addSessionLog(self, status: int, globalStep: int) -> None:
         """``status``: ``event_pb2.SessionLog.START`` / ``STOP`` / ``CHECKPOINT``."""
@@ -57,7 +57,7 @@ class EventWriter:
         self._writer.close()
 
 
-_shared: Dict[str, Tuple[EventWriter, int]] = {}
+_shared: dict[str, tuple[EventWriter, int]] = {}
 _lock = threading.Lock()
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs

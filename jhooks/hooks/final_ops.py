@@ -6,7 +6,8 @@ Mirrors ``tf.compat.v1.train.FinalOpsHook``; see docs/standard-hooks.md.
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from jhooks.api import nest
 from jhooks.api.hook import Hook
@@ -37,7 +38,7 @@ class FinalOpsHook(Hook):
         ValueError: ``finalOps`` is not a name or a nest of names.
     """
 
-    def __init__(self, finalOps: Any, finalOpsFeedDict: Optional[Mapping[str, Any]] = None) -> None:
+    def __init__(self, finalOps: Any, finalOpsFeedDict: Mapping[str, Any] | None = None) -> None:
         if finalOps is not None:
             nest.validate(finalOps)
         self._finalOps = finalOps
@@ -55,6 +56,8 @@ class FinalOpsHook(Hook):
             self._finalOpsValues = session.run(self._finalOps, self._finalOpsFeedDict)
         except BaseException as e:
             if is_end_of_input(e):
-                logger.warning("FinalOpsHook: end of input (OutOfRange) raised by the final ops run; "
-                               "final ops should depend only on variables, not on the input pipeline")
+                logger.warning(
+                    "FinalOpsHook: end of input (OutOfRange) raised by the final ops run; "
+                    "final ops should depend only on variables, not on the input pipeline"
+                )
             raise

@@ -3,7 +3,7 @@ org.jhooks.hooks.HookEventWriter."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 
 class HookEventWriter:
@@ -11,7 +11,7 @@ class HookEventWriter:
     ``outputDir`` (jhooks.hooks.event_writer), acquired in ``begin`` and released in ``end``, so
     a hook used for another session acquires it again."""
 
-    def __init__(self, given: Any, outputDir: Optional[str]) -> None:
+    def __init__(self, given: Any, outputDir: str | None) -> None:
         self._given = given
         self._outputDir = outputDir
         self._owned: Any = None
@@ -20,6 +20,7 @@ class HookEventWriter:
         """In ``begin``: acquires the output dir's writer if the hook needs one."""
         if self._given is None and self._owned is None and self._outputDir:
             from jhooks.hooks import event_writer
+
             self._owned = event_writer.acquire(self._outputDir)
 
     def get(self) -> Any:
@@ -30,6 +31,7 @@ class HookEventWriter:
         """In ``end``: flushes a given writer, releases an acquired one."""
         if self._owned is not None:
             from jhooks.hooks import event_writer
+
             event_writer.release(self._owned)
             self._owned = None
         elif self._given is not None:

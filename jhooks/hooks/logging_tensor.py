@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +37,14 @@ class LoggingTensorHook(Hook):
             (TF's texts).
     """
 
-    def __init__(self, tensors: Union[Mapping[str, str], Sequence[str]], everyNIter: Optional[int] = None,
-                 everyNSecs: Optional[float] = None, atEnd: bool = False,
-                 formatter: Optional[Callable[[Dict[str, Any]], str]] = None) -> None:
+    def __init__(
+        self,
+        tensors: Mapping[str, str] | Sequence[str],
+        everyNIter: int | None = None,
+        everyNSecs: float | None = None,
+        atEnd: bool = False,
+        formatter: Callable[[dict[str, Any]], str] | None = None,
+    ) -> None:
         onlyAtEnd = atEnd and everyNIter is None and everyNSecs is None
         if not onlyAtEnd and (everyNIter is None) == (everyNSecs is None):
             raise ValueError("either at_end and/or exactly one of every_n_iter and every_n_secs must be provided.")
@@ -64,7 +70,7 @@ class LoggingTensorHook(Hook):
             self._timer.reset()
         self._iterCount = 0
 
-    def beforeSessionRun(self, runContext: Any) -> Optional[SessionRunArgs]:
+    def beforeSessionRun(self, runContext: Any) -> SessionRunArgs | None:
         self._shouldTrigger = self._timer is not None and self._timer.shouldTriggerForStep(self._iterCount)
         return SessionRunArgs(dict(self._tensors)) if self._shouldTrigger else None
 
@@ -77,7 +83,7 @@ class LoggingTensorHook(Hook):
         if self._atEnd:
             self._log(session.run(dict(self._tensors)))
 
-    def formatLine(self, values: Mapping[str, Any], elapsedSecs: Optional[float]) -> str:
+    def formatLine(self, values: Mapping[str, Any], elapsedSecs: float | None) -> str:
         """The log line for ``values`` (``{tag: value}``)."""
         if self._formatter is not None:
             return self._formatter(dict(values))

@@ -6,7 +6,8 @@ do the writing (``session.save(prefix)`` or the snapshot writer).
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 _NO_LIST = "this session view cannot list its variables; pass variables to Saver"
 
@@ -22,8 +23,7 @@ class Saver:
     Raises ValueError for ``maxToKeep < 0`` or variables of another type.
     """
 
-    def __init__(self, variables: Union[None, Sequence[str], Mapping[str, str]] = None,
-                 maxToKeep: Optional[int] = 5) -> None:
+    def __init__(self, variables: None | Sequence[str] | Mapping[str, str] = None, maxToKeep: int | None = 5) -> None:
         if maxToKeep is not None and maxToKeep < 0:
             raise ValueError(f"maxToKeep must be >= 0, got {maxToKeep}")
         if variables is None or isinstance(variables, Mapping):
@@ -31,21 +31,23 @@ class Saver:
         elif isinstance(variables, (list, tuple)) and all(isinstance(v, str) for v in variables):
             self._variables = {name: f"{name}:0" for name in variables}
         else:
-            raise ValueError(f"Saver: variables must be None, a list of variable names or a map name -> tensor "
-                             f"name, got {variables!r}")
+            raise ValueError(
+                f"Saver: variables must be None, a list of variable names or a map name -> tensor "
+                f"name, got {variables!r}"
+            )
         self._maxToKeep = maxToKeep
 
     @classmethod
-    def defaults(cls) -> "Saver":
+    def defaults(cls) -> Saver:
         return cls()
 
-    def maxToKeep(self) -> Optional[int]:
+    def maxToKeep(self) -> int | None:
         return self._maxToKeep
 
     def hasExplicitVariables(self) -> bool:
         return self._variables is not None
 
-    def variablesFor(self, session: Any) -> Dict[str, str]:
+    def variablesFor(self, session: Any) -> dict[str, str]:
         """``{checkpoint key: tensor name}`` to snapshot from ``session``.
 
         Raises NotImplementedError when no variables were given and the view has no

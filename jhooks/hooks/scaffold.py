@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
 
 from jhooks.hooks.saver import Saver
 
@@ -11,12 +11,12 @@ class Scaffold:
     """Holds the ``saver`` used by the checkpoint saver hooks and the ``summaryOp`` (a tensor name
     or list of names) used by SummarySaverHook; both may be None."""
 
-    def __init__(self, saver: Optional[Saver] = None, summaryOp: Union[None, str, Sequence[str]] = None) -> None:
+    def __init__(self, saver: Saver | None = None, summaryOp: None | str | Sequence[str] = None) -> None:
         self._saver = saver
         self._summaryOp = summaryOp
 
-    def saver(self) -> Optional[Saver]:
+    def saver(self) -> Saver | None:
         return self._saver
 
-    def summaryOp(self) -> Union[None, str, Sequence[str]]:
+    def summaryOp(self) -> None | str | Sequence[str]:
         return self._summaryOp

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional
+from typing import Any
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
@@ -35,15 +35,20 @@ class StepCounterHook(Hook):
         ValueError: both or neither of everyNSteps/everyNSecs (TF's text).
     """
 
-    def __init__(self, everyNSteps: Optional[int] = 100, everyNSecs: Optional[float] = None,
-                 outputDir: Optional[str] = None, summaryWriter: Any = None) -> None:
+    def __init__(
+        self,
+        everyNSteps: int | None = 100,
+        everyNSecs: float | None = None,
+        outputDir: str | None = None,
+        summaryWriter: Any = None,
+    ) -> None:
         if (everyNSteps is None) == (everyNSecs is None):
             raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
         self._timer = SecondOrStepTimer(everyNSecs, everyNSteps)
         self._events = HookEventWriter(summaryWriter, outputDir)
-        self._lastRate: Optional[float] = None
+        self._lastRate: float | None = None
 
-    def lastRate(self) -> Optional[float]:
+    def lastRate(self) -> float | None:
         """The latest measured global steps per second; None before the first measurement."""
         return self._lastRate
 
@@ -58,7 +63,7 @@ class StepCounterHook(Hook):
         if step is None:
             return
         elapsedSecs, elapsedSteps = self._timer.updateLastTriggeredStep(step)
-        if elapsedSecs is None or elapsedSecs <= 0:
+        if elapsedSecs is None or elapsedSteps is None or elapsedSecs <= 0:
             return
         self._lastRate = elapsedSteps / elapsedSecs
         if self._events.get() is not None:

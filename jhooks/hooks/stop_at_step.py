@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.api.session import read_global_step
+from jhooks.hooks.global_step_watch import GlobalStepWatch
 
 
 class StopAtStepHook(Hook):
@@ -17,6 +17,11 @@ class StopAtStepHook(Hook):
     session is re-created). Each run fetches the global step; when that value + 1 reaches the last
     step, the global step is re-read with a raw run and stop is requested if it reached it.
 
+    Deliberate difference: a session created (restored from a checkpoint, or re-created by
+    recovery) at or past the last step requests a stop through the coordinator in
+    ``afterCreateSession``, so it trains no further step (TF's hook runs one more step; with a
+    None coordinator this hook behaves as TF's).
+
     Args:
         numSteps: steps to run from the global step at session creation (int > 0).
         lastStep: the global step after which to stop (int).
@@ -25,7 +30,7 @@ class StopAtStepHook(Hook):
         ValueError: both or neither given, or ``numSteps <= 0`` (TF's texts).
     """
 
-    def __init__(self, numSteps: Optional[int] = None, lastStep: Optional[int] = None) -> None:
+    def __init__(self, numSteps: int | None = None, lastStep: int | None = None) -> None:
         if numSteps is None and lastStep is None:
             raise ValueError("One of num_steps or last_step must be specified.")
         if numSteps is not None and lastStep is not None:
@@ -34,19 +39,28 @@ class StopAtStepHook(Hook):
             raise ValueError("Number of steps must be positive.")
         self._numSteps = numSteps
         self._lastStep = lastStep
+        self._watch = GlobalStepWatch()
 
-    def lastStep(self) -> Optional[int]:
+    def lastStep(self) -> int | None:
         """The global step to stop at; None until the first session exists when numSteps was given."""
         return self._lastStep
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
+        step = session.globalStep()
         if self._lastStep is None:
-            self._lastStep = read_global_step(session) + self._numSteps
+            self._lastStep = step + self._numSteps
+        elif step >= self._lastStep and coord is not None:
+            # A finished run stays finished: TF's hook only checks after a run, so a session
+            # restored at or past the last step would train one more step.
+            coord.requestStop()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         return SessionRunArgs(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        if int(runValues.results) + 1 >= self._lastStep:
-            if read_global_step(runContext.session) >= self._lastStep:
+        self._watch.observe(runContext.session, int(runValues.results))
+        lastStep = self._lastStep
+        assert lastStep is not None, "afterCreateSession sets it"
+        if int(runValues.results) + 1 >= lastStep:
+            if runContext.session.globalStep() >= lastStep:
                 runContext.requestStop()

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.api.session import read_global_step
+from jhooks.hooks.global_step_watch import GlobalStepWatch
 from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 _GLOBAL_STEP = "globalStep"
 _SUMMARY = "summary"
 _SCALARS = "scalars"
-_SESSION_LOG_START = 1   # tensorboard's event_pb2.SessionLog.START (not imported: no TF needed here)
+_SESSION_LOG_START = 1  # tensorboard's event_pb2.SessionLog.START (not imported: no TF needed here)
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -32,11 +33,13 @@ class SummarySaverHook(Hook):
     ``end`` flushes.
 
     Args:
-        saveSteps / saveSecs: exactly one, > 0.
+        saveSteps: global steps between writes (> 0); exactly one of it and ``saveSecs``.
+        saveSecs: seconds between writes (> 0); exactly one of it and ``saveSteps``.
         outputDir: directory for the event file (one shared writer per directory, see
             jhooks.hooks.event_writer); used when no ``summaryWriter`` is given.
         summaryWriter: object with ``addSummary(bytes, globalStep)``, ``addScalar(tag, value,
-            globalStep)`` and ``flush()`` (optionally ``addSessionLog(status, globalStep)``), e.g. jhooks.hooks.event_writer.EventWriter.
+            globalStep)`` and ``flush()`` (optionally ``addSessionLog(status, globalStep)``), e.g.
+            jhooks.hooks.event_writer.EventWriter.
         scaffold: a jhooks.hooks.Scaffold whose ``summaryOp()`` names the summary tensor(s).
         summaryOp: name or list of names of string tensors holding serialized Summary protos
             (from ``tf.compat.v1.summary.scalar`` / ``merge_all``); or (extension shared with Java)
@@ -48,9 +51,15 @@ class SummarySaverHook(Hook):
             outputDir nor summaryWriter (texts shared with Java, docs/standard-hooks.md).
     """
 
-    def __init__(self, saveSteps: Optional[int] = None, saveSecs: Optional[float] = None,
-                 outputDir: Optional[str] = None, summaryWriter: Any = None, scaffold: Any = None,
-                 summaryOp: Union[str, Sequence[str], None] = None) -> None:
+    def __init__(
+        self,
+        saveSteps: int | None = None,
+        saveSecs: float | None = None,
+        outputDir: str | None = None,
+        summaryWriter: Any = None,
+        scaffold: Any = None,
+        summaryOp: str | Sequence[str] | None = None,
+    ) -> None:
         if (scaffold is None) == (summaryOp is None):
             raise ValueError("Exactly one of scaffold or summary_op must be provided.")
         self._timer = SecondOrStepTimer(saveSecs, saveSteps)
@@ -59,15 +68,15 @@ class SummarySaverHook(Hook):
         self._summaryOp = summaryOp
         self._scaffold = scaffold
         self._events = HookEventWriter(summaryWriter, outputDir)
-        self._nextStep: Optional[int] = None
+        self._nextStep: int | None = None
         self._requestSummary = False
-        self._writtenSteps: List[int] = []
+        self._writtenSteps: list[int] = []
 
-    def writtenSteps(self) -> List[int]:
+    def writtenSteps(self) -> list[int]:
         """Global steps at which summaries were written."""
         return list(self._writtenSteps)
 
-    def _summaryFetches(self) -> Dict[str, Any]:
+    def _summaryFetches(self) -> dict[str, Any]:
         op = self._summaryOp if self._summaryOp is not None else self._scaffold.summaryOp()
         if op is None:
             return {}
@@ -78,6 +87,7 @@ class SummarySaverHook(Hook):
     def begin(self) -> None:
         self._events.open()
         self._nextStep = None
+        self._watch = GlobalStepWatch()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         self._requestSummary = self._nextStep is None or self._timer.shouldTriggerForStep(self._nextStep)
@@ -87,12 +97,13 @@ class SummarySaverHook(Hook):
         return SessionRunArgs(fetches)
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        self._watch.observe(runContext.session, int(runValues.results[_GLOBAL_STEP]))
         step = int(runValues.results[_GLOBAL_STEP]) + 1
         # The fetched step may already include this run's increment (a variable read in the training
         # run, e.g. a JVM VariableV2), one too high, which would fire the timer a step early; so the
         # step is re-read raw whenever it decides something: writing now or the next request.
         if self._nextStep is None or self._requestSummary or self._timer.shouldTriggerForStep(step + 1):
-            step = read_global_step(runContext.session)
+            step = runContext.session.globalStep()
         writer = self._events.get()
         if self._nextStep is None and hasattr(writer, "addSessionLog"):
             writer.addSessionLog(_SESSION_LOG_START, step)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Optional, Tuple
+from typing import Any
 
-from jhooks.api.session import read_global_step
+from jhooks.hooks.global_step_watch import GlobalStepWatch
 
 
 class SecondOrStepTimer:
@@ -16,46 +16,53 @@ class SecondOrStepTimer:
     Hooks check their own arguments first; the timer's ValueError is the shared fallback text.
     """
 
-    def __init__(self, everySecs: Optional[float] = None, everySteps: Optional[int] = None) -> None:
+    def __init__(self, everySecs: float | None = None, everySteps: int | None = None) -> None:
         if everySecs is None and everySteps is None:
             raise ValueError("Either every_secs or every_steps should be provided.")
         if everySecs is not None and everySteps is not None:
             raise ValueError("Can not provide both every_secs and every_steps.")
         self._everySecs = everySecs
         self._everySteps = None if everySteps is None else int(everySteps)
+        self._watch = GlobalStepWatch()
         self.reset()
 
     def reset(self) -> None:
-        self._lastStep: Optional[int] = None
-        self._lastTime: Optional[float] = None
+        self._lastStep: int | None = None
+        self._lastTime: float | None = None
 
     def shouldTriggerForStep(self, step: int) -> bool:
         if self._lastStep is None:
             return True
         if step == self._lastStep:
             return False
-        if self._everySecs is not None and time.time() >= self._lastTime + self._everySecs:
+        last_time = self._lastTime
+        if self._everySecs is not None and last_time is not None and time.time() >= last_time + self._everySecs:
             return True
         return self._everySteps is not None and step >= self._lastStep + self._everySteps
 
-    def dueStep(self, session: Any, fetchedStep: int) -> Optional[int]:
+    def dueStep(self, session: Any, fetchedStep: int) -> int | None:
         """The global step to act on after a run, or None.
 
         TF's pattern: the step fetched with the train op is only a hint (it may be read before the
         increment); when the hint says the timer may fire, the step is re-read with a raw run and
-        returned if the timer fires for it.
+        returned if the timer fires for it. Warns (:class:`GlobalStepWatch`) when the global step
+        did not advance since the last call.
         """
+        self._watch.observe(session, fetchedStep)
         if not self.shouldTriggerForStep(fetchedStep + 1):
             return None
-        step = read_global_step(session)
+        step = session.globalStep()
         return step if self.shouldTriggerForStep(step) else None
 
-    def updateLastTriggeredStep(self, step: int) -> Tuple[Optional[float], Optional[int]]:
+    def updateLastTriggeredStep(self, step: int) -> tuple[float | None, int | None]:
         """Records a trigger at ``step``; returns (seconds, steps) since the previous one, or Nones."""
         now = time.time()
-        elapsed = (None, None) if self._lastTime is None else (now - self._lastTime, step - self._lastStep)
+        last_time, last_step = self._lastTime, self._lastStep
+        elapsed: tuple[float | None, int | None] = (None, None)
+        if last_time is not None and last_step is not None:
+            elapsed = (now - last_time, step - last_step)
         self._lastTime, self._lastStep = now, step
         return elapsed
 
-    def lastTriggeredStep(self) -> Optional[int]:
+    def lastTriggeredStep(self) -> int | None:
         return self._lastStep

@@ -8,7 +8,8 @@ so later hooks' ``beforeSessionRun`` is not called, as in TensorFlow.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 from jhooks.api import nest
 from jhooks.api.errors import CallerFeedConflictError, HookFeedConflictError
@@ -18,8 +19,15 @@ from jhooks.api.run_args import RunOptions, SessionRunArgs
 class MergedRun:
     """Unique tensor fetches and targets, united feeds, merged options, and the way back."""
 
-    def __init__(self, tensorFetches: List[str], targets: List[str], feeds: Dict[str, Any],
-                 options: Optional[RunOptions], callerFetches: Any, hookFetches: List[Any]) -> None:
+    def __init__(
+        self,
+        tensorFetches: list[str],
+        targets: list[str],
+        feeds: dict[str, Any],
+        options: RunOptions | None,
+        callerFetches: Any,
+        hookFetches: list[Any],
+    ) -> None:
         self.tensorFetches = tensorFetches
         self.targets = targets
         self.feeds = feeds
@@ -49,12 +57,12 @@ class RunMerger:
 
     def __init__(self, callerArgs: SessionRunArgs) -> None:
         self._caller = callerArgs
-        self._hook_args: List[Optional[SessionRunArgs]] = []
-        self._hook_feeds: Dict[str, Any] = {}
-        self._feeder_of: Dict[str, str] = {}
-        self._hook_options: Optional[RunOptions] = None
+        self._hook_args: list[SessionRunArgs | None] = []
+        self._hook_feeds: dict[str, Any] = {}
+        self._feeder_of: dict[str, str] = {}
+        self._hook_options: RunOptions | None = None
 
-    def add(self, hookName: str, args: Optional[SessionRunArgs]) -> None:
+    def add(self, hookName: str, args: SessionRunArgs | None) -> None:
         """Raises HookFeedConflictError when the hook feeds a tensor another hook feeds."""
         if args is not None:
             for tensor, value in args.feeds.items():
@@ -73,12 +81,17 @@ class RunMerger:
                 raise CallerFeedConflictError(tensor, hook)
         feeds = dict(self._caller.feeds)
         feeds.update(self._hook_feeds)
-        tensors: Dict[str, None] = {}
-        targets: Dict[str, None] = {}
+        tensors: dict[str, None] = {}
+        targets: dict[str, None] = {}
         structures = [self._caller.fetches] + [a.fetches for a in self._hook_args if a is not None]
         for structure in structures:
             for name in nest.flatten(structure):
                 (tensors if nest.is_tensor_name(name) else targets)[name] = None
-        return MergedRun(list(tensors), list(targets), feeds,
-                         RunOptions.merge(self._caller.options, self._hook_options),
-                         self._caller.fetches, [None if a is None else a.fetches for a in self._hook_args])
+        return MergedRun(
+            list(tensors),
+            list(targets),
+            feeds,
+            RunOptions.merge(self._caller.options, self._hook_options),
+            self._caller.fetches,
+            [None if a is None else a.fetches for a in self._hook_args],
+        )

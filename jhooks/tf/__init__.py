@@ -3,9 +3,22 @@
 Importing this package imports tensorflow; ``import jhooks`` does not. See docs/python-driver.md.
 """
 
-from jhooks.tf.adapter import TfHookAdapter, TfRunContext, to_tf_hooks
+from jhooks.tf.adapter import TfHookAdapter, TfRunContext
 from jhooks.tf.coordinator import TfCoordinatorView
 from jhooks.tf.errors import GraphNameError
+from jhooks.tf.hook_group import TfHookGroup, to_tf_hooks
+from jhooks.tf.on_error import OnErrorSession
 from jhooks.tf.session_view import TfSessionView
+from jhooks.tf.without_hooks import run_without_hooks
 
-__all__ = ["GraphNameError", "TfCoordinatorView", "TfHookAdapter", "TfRunContext", "TfSessionView", "to_tf_hooks"]
+__all__ = [
+    "GraphNameError",
+    "OnErrorSession",
+    "TfCoordinatorView",
+    "TfHookAdapter",
+    "TfHookGroup",
+    "TfRunContext",
+    "TfSessionView",
+    "run_without_hooks",
+    "to_tf_hooks",
+]

@@ -11,25 +11,121 @@ callbacks and types. Mapping (docs/contract.md, "Names"):
 - ``after_run(run_context, run_values)`` -> ``afterSessionRun(SessionRunContext, SessionRunValues)``
 - ``end(session)`` -> ``end(TfSessionView)``
 
-Hook exceptions propagate unchanged, so e.g. an AbortedError from a callback makes TF recover.
+Hook exceptions propagate unchanged, so e.g. an AbortedError from a callback makes TF recover,
+with two exceptions (:func:`hook_failure`, docs/contract.md "End of input"): only an OutOfRange
+raised by the caller's own run ends the input, so an ``OutOfRangeError``/``StopIteration`` leaving a
+hook callback (raised by the hook, by a raw run through ``runContext.session``, by a listener or a
+final op) becomes a :class:`~jhooks.api.errors.HookError` naming the hook and callback, with the
+original as ``__cause__`` (TensorFlow's ``with`` block would swallow it as end of input); and a Java
+``Error`` (StackOverflowError, OutOfMemoryError) from a Java hook becomes one too.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional
+import sys
+from collections.abc import Callable
+from threading import get_ident
+from typing import Any, NoReturn
 
 import tensorflow as tf
 
-from jhooks.api.errors import HookError, HookFeedConflictError
+from jhooks.api.errors import HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.hook import Hook, hook_name
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.validation import validate_hook
-from jhooks.tf import names, saver as graph_saver
+from jhooks.tf import names
+from jhooks.tf import saver as graph_saver
 from jhooks.tf.coordinator import TfCoordinatorView
 from jhooks.tf.session_view import TfSessionView
 
 _CONTEXT_ATTR = "_jhooks_run_context"
+
+
+def _is_java_error(error: BaseException) -> bool:
+    jpype = sys.modules.get("jpype")  # no Java exception exists unless the bridge is in use
+    return (
+        jpype is not None
+        and jpype.isJVMStarted()
+        and isinstance(error, jpype.JException)
+        and isinstance(error, jpype.JClass("java.lang.Error"))
+    )
+
+
+def hook_failure(hook: str, callback: str, error: BaseException) -> BaseException | None:
+    """What leaves hook ``hook``'s ``callback`` instead of ``error``, or None for ``error`` itself.
+
+    - End of input (``tf.errors.OutOfRangeError``, ``StopIteration``): only the caller's own run
+      ends the input (docs/contract.md), so a :class:`HookError` saying where it came from.
+      TensorFlow's ``with`` block would swallow the original as the end of the caller's input.
+    - A Java ``Error`` (StackOverflowError, OutOfMemoryError, ...) from a Java hook: a
+      :class:`HookError` naming the hook and callback (the JVM driver does the same).
+    - :class:`SessionRunArgsError` (the hook built invalid args, or passed them to a raw run): a
+      :class:`HookError` naming the hook, the callback and the value.
+
+    Either way ``__cause__`` is ``error``. Everything else (AbortedError, which TensorFlow
+    recovers from, a hook's own exception types) is left unchanged.
+    """
+    if isinstance(error, HookError):
+        return None
+    if isinstance(error, (tf.errors.OutOfRangeError, StopIteration)):
+        what = f"{type(error).__name__} (end of input): {error}"
+        return HookError(
+            hook,
+            callback,
+            f"raised {what}. Only an OutOfRange raised by the caller's own run ends the input; one "
+            "raised by a hook, its raw runs, a listener or a final op is an error (docs/contract.md)",
+        )
+    if isinstance(error, SessionRunArgsError):
+        return HookError(hook, callback, f"made invalid SessionRunArgs: {error}")
+    if _is_java_error(error):
+        return HookError(hook, callback, f"raised {error}")
+    return None
+
+
+# Thread -> (hook name, callback, raw TF session) of the jhooks callback running on it, so a hook
+# that runs the monitored session (a hooked run) from inside its own callback gets a clear error
+# instead of running the hooks again and again until the stack overflows.
+_active: dict[int, tuple[Callable[[], str], str, Any]] = {}
+
+
+def enter_callback(name: Callable[[], str], callback: str, session: Any) -> Any:
+    """Marks a hook callback on ``session`` as running on this thread; returns what
+    :func:`leave_callback` needs."""
+    tid = get_ident()
+    outer = _active.get(tid)
+    _active[tid] = (name, callback, session)
+    return outer
+
+
+def leave_callback(outer: Any) -> None:
+    tid = get_ident()
+    if outer is None:
+        _active.pop(tid, None)
+    else:
+        _active[tid] = outer
+
+
+def check_not_reentrant(session: Any) -> None:
+    """Raises HookError naming the hook and callback running on this thread when they run a hooked
+    run of their own monitored session (``session``, the raw session TF hands ``before_run``)."""
+    active = _active.get(get_ident())
+    if active is not None and active[2] is session:
+        raise HookError(
+            active[0](),
+            active[1],
+            "ran the monitored session (a hooked run) from inside its own callback, which would run the "
+            "hooks again (re-entrant); use runContext.session or the session given to the callback for a raw run",
+        )
+
+
+def raise_hook_failure(hook: str, callback: str, error: BaseException) -> NoReturn:
+    """Raises what :func:`hook_failure` says leaves ``hook``'s ``callback`` for ``error``; call it in
+    the ``except`` block that caught ``error``."""
+    converted = hook_failure(hook, callback, error)
+    if converted is None:
+        raise error
+    raise converted from error
 
 
 class TfRunContext(SessionRunContext):
@@ -43,19 +139,19 @@ class TfRunContext(SessionRunContext):
 
     def __init__(self, tfContext: Any, session: TfSessionView) -> None:
         self._tf = tfContext
-        self._original: Optional[SessionRunArgs] = None
+        self._original: SessionRunArgs | None = None
         self.feeders: dict = {}  # tensor name -> the TfHookAdapter that feeds it in this run
         super().__init__(None, session)  # type: ignore[arg-type]
 
     @property
-    def originalArgs(self) -> SessionRunArgs:  # type: ignore[override]
+    def originalArgs(self) -> SessionRunArgs:
         if self._original is None:
             o = self._tf.original_args
             self._original = names.args_from_tf(o.fetches, o.feed_dict, getattr(o, "options", None))
         return self._original
 
     @originalArgs.setter
-    def originalArgs(self, value: Optional[SessionRunArgs]) -> None:
+    def originalArgs(self, value: SessionRunArgs | None) -> None:
         self._original = value
 
     def requestStop(self) -> None:
@@ -64,6 +160,22 @@ class TfRunContext(SessionRunContext):
     @property
     def stopRequested(self) -> bool:
         return bool(self._tf.stop_requested)
+
+
+_PLANS_MAX = 64
+
+
+def _plan_key(args: SessionRunArgs) -> Any:
+    """A hashable key for ``args`` when they only fetch names (a str, or a list/tuple of str) with no
+    feeds and no options, else None."""
+    if args.feeds or args.options is not None:
+        return None
+    fetches = args.fetches
+    if isinstance(fetches, str):
+        return fetches
+    if isinstance(fetches, (list, tuple)) and all(isinstance(f, str) for f in fetches):
+        return (type(fetches), tuple(fetches))
+    return None
 
 
 class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
@@ -78,18 +190,27 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     ``runMetadata`` is TF's RunMetadata proto when the hook asked for options, else None.
     """
 
-    def __init__(self, hook: Hook, modelInstance: Optional[ModelInstance] = None) -> None:
+    def __init__(self, hook: Hook, modelInstance: ModelInstance | None = None) -> None:
         validate_hook(hook)
         self.hook = hook
         self.name = hook_name(hook)
         if modelInstance is not None and isinstance(hook, ModelDependentHook):
             hook.modelInstance = modelInstance
         self._callback = "begin"
-        self._view: Optional[TfSessionView] = None
-        self._asked: Optional[SessionRunArgs] = None
+        self.createdSession: Any = None  # the raw session of the last after_create_session (for onError)
+        self.endFailure: Callable[[BaseException], None] | None = None  # set by OnErrorSession
+        self._view: TfSessionView | None = None
+        self._asked: SessionRunArgs | None = None
+        # TF requests of fetch-only args by fetches, for one finalized graph: a name resolves to the
+        # same tensor for the graph's life, so most runs skip resolving the same names again.
+        self._plans: dict[Any, tf.compat.v1.train.SessionRunArgs] = {}
+        self._plans_graph: Any = None
 
     def _where(self):
         return self.name, self._callback
+
+    def _label(self) -> str:
+        return self.name
 
     def _view_of(self, session: Any) -> TfSessionView:
         if self._view is None or self._view.rawSession is not session:
@@ -106,45 +227,91 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def begin(self) -> None:
         self._callback = "beginSession"
         if isinstance(self.hook, ModelDependentHook) and self.hook.modelInstance is None:
-            raise HookError(self.name, "beginSession",
-                            "is a ModelDependentHook but no ModelInstance was given to the adapter")
+            raise HookError(
+                self.name, "beginSession", "is a ModelDependentHook but no ModelInstance was given to the adapter"
+            )
         graph_saver.prepare(tf.compat.v1.get_default_graph())
-        self.hook.beginSession()
+        try:
+            self.hook.beginSession()
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            raise_hook_failure(self.name, "beginSession", e)
 
     def after_create_session(self, session: Any, coord: Any) -> None:
         self._callback = "afterCreateSession"
-        self.hook.afterCreateSession(self._view_of(session), TfCoordinatorView(coord))
+        self.createdSession = session
+        outer = enter_callback(self._label, "afterCreateSession", session)
+        try:
+            self.hook.afterCreateSession(self._view_of(session), None if coord is None else TfCoordinatorView(coord))
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            raise_hook_failure(self.name, "afterCreateSession", e)
+        finally:
+            leave_callback(outer)
 
-    def before_run(self, run_context: Any) -> Optional[tf.compat.v1.train.SessionRunArgs]:
+    def before_run(self, run_context: Any) -> tf.compat.v1.train.SessionRunArgs | None:
+        check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
         self._asked = None
         ctx = self._context_of(run_context)
-        return self._request(run_context, ctx, self.hook.beforeSessionRun(ctx))
+        outer = enter_callback(self._label, "beforeSessionRun", run_context.session)
+        try:
+            args = self.hook.beforeSessionRun(ctx)
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            raise_hook_failure(self.name, "beforeSessionRun", e)
+        finally:
+            leave_callback(outer)
+        return self._request(run_context, ctx, args)
 
-    def _request(self, run_context: Any, ctx: TfRunContext, args: Any) -> Optional[tf.compat.v1.train.SessionRunArgs]:
+    def _request(self, run_context: Any, ctx: TfRunContext, args: Any) -> tf.compat.v1.train.SessionRunArgs | None:
         """TF's request for the ``args`` the hook's ``beforeSessionRun`` returned (checked, resolved)."""
         if args is None:
             return None
+        self._accept(ctx, args)
+        graph = run_context.session.graph
+        key = _plan_key(args)
+        if key is not None and graph.finalized:
+            if self._plans_graph is not graph:
+                self._plans, self._plans_graph = {}, graph
+            plan = self._plans.get(key)
+            if plan is None:
+                if len(self._plans) >= _PLANS_MAX:
+                    self._plans.clear()
+                plan = self._plans[key] = tf.compat.v1.train.SessionRunArgs(
+                    fetches=names.resolve_fetches(graph, args.fetches, self._where)
+                )
+            self._asked = args
+            return plan
+        request = tf.compat.v1.train.SessionRunArgs(
+            fetches=names.resolve_fetches(graph, args.fetches, self._where),
+            feed_dict=names.resolve_feeds(graph, args.feeds, self._where),
+            options=names.options_to_proto(args.options),
+        )
+        self._asked = args
+        return request
+
+    def _accept(self, ctx: TfRunContext, args: Any) -> None:
+        """Checks what ``beforeSessionRun`` returned (not None): a SessionRunArgs whose feeds no other
+        jhooks hook of this run feeds (HookError / HookFeedConflictError naming this hook)."""
         if not isinstance(args, SessionRunArgs):
-            raise HookError(self.name, "beforeSessionRun",
-                            f"returned {type(args).__name__} {args!r}; expected jhooks.SessionRunArgs or None")
+            raise HookError(
+                self.name,
+                "beforeSessionRun",
+                f"returned {type(args).__name__} {args!r}; expected jhooks.SessionRunArgs or None",
+            )
         for tensor in args.feeds:
             first = ctx.feeders.setdefault(tensor, self)
             if first is not self:
                 raise HookFeedConflictError(tensor, first.name, self.name)
-        graph = run_context.session.graph
-        request = tf.compat.v1.train.SessionRunArgs(
-            fetches=names.resolve_fetches(graph, args.fetches, self._where),
-            feed_dict=names.resolve_feeds(graph, args.feeds, self._where),
-            options=names.options_to_proto(args.options))
-        self._asked = args
-        return request
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
-        values = self._values(run_values.results, names.options_from_proto(run_values.options),
-                              run_values.run_metadata)
-        self.hook.afterSessionRun(self._context_of(run_context), values)
+        values = self._values(run_values.results, names.options_from_proto(run_values.options), run_values.run_metadata)
+        outer = enter_callback(self._label, "afterSessionRun", run_context.session)
+        try:
+            self.hook.afterSessionRun(self._context_of(run_context), values)
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            raise_hook_failure(self.name, "afterSessionRun", e)
+        finally:
+            leave_callback(outer)
 
     def _values(self, results: Any, options: Any, run_metadata: Any) -> SessionRunValues:
         """The hook's SessionRunValues from what TF gave it (``results`` in TF's structure)."""
@@ -155,49 +322,35 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
 
     def end(self, session: Any) -> None:
         self._callback = "end"
-        self.hook.end(self._view_of(session))
+        outer = enter_callback(self._label, "end", session)
+        try:
+            self.hook.end(self._view_of(session))
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            converted = hook_failure(self.name, "end", e)
+            if converted is not None:
+                converted.__cause__ = e
+            if self.endFailure is not None:  # TF closes the raw session before the error leaves close()
+                self.endFailure(e if converted is None else converted)
+            if converted is None:
+                raise
+            raise converted from e
+        finally:
+            leave_callback(outer)
+
+    def on_error(self, error: BaseException) -> None:
+        """The hook's ``onError(session view, error)`` if it got ``afterCreateSession``; the view is
+        None once TF closed the raw session. Raises what the hook raises (:class:`OnErrorSession`
+        attaches it to ``error``)."""
+        session = self.createdSession
+        if session is None:
+            return
+        self._callback = "onError"
+        view = None if getattr(session, "_closed", False) else self._view_of(session)
+        outer = enter_callback(self._label, "onError", session)
+        try:
+            self.hook.onError(view, error)
+        finally:
+            leave_callback(outer)
 
     def __repr__(self) -> str:
         return f"TfHookAdapter({self.name})"
-
-
-def to_tf_hooks(hooks: Iterable[Any], modelInstance: Optional[ModelInstance] = None) -> List[Any]:
-    """``hooks`` in the same order, jhooks Hooks wrapped in TfHookAdapter, TF hooks unchanged.
-
-    Two or more consecutive Java hooks (:class:`jhooks.bridge.JavaHook`) become one
-    :class:`TfJavaHookGroup`, whose per-run callbacks cross into Java once for the group; what the
-    hooks and the caller observe is unchanged (docs/bridge.md, "Crossing costs").
-
-    Raises HookValidationError for an object that is neither (naming it).
-    """
-    out: List[Any] = []
-    run: List[Any] = []
-
-    def flush() -> None:
-        if len(run) > 1:
-            from jhooks.tf.group import TfJavaHookGroup
-
-            out.append(TfJavaHookGroup(run, modelInstance))
-        else:
-            out.extend(TfHookAdapter(h, modelInstance) for h in run)
-        run.clear()
-
-    for h in hooks:
-        if _groupable(h):
-            run.append(h)
-            continue
-        flush()
-        if isinstance(h, tf.compat.v1.train.SessionRunHook):
-            out.append(h)
-        else:
-            out.append(TfHookAdapter(h, modelInstance))
-    flush()
-    return out
-
-
-def _groupable(hook: Any) -> bool:
-    import sys
-
-    java_hooks = sys.modules.get("jhooks.bridge.java_hooks")  # no JavaHook exists unless it is imported
-    return java_hooks is not None and java_hooks.groupable(hook)
-

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from jhooks.api.session import Coordinator
 
 
@@ -21,7 +19,7 @@ class TfCoordinatorView(Coordinator):
         super().__init__()
         self.tfCoordinator = coord
 
-    def requestStop(self, cause: Optional[BaseException] = None) -> None:
+    def requestStop(self, cause: BaseException | None = None) -> None:
         if cause is None:
             self.tfCoordinator.request_stop()
             return
@@ -32,7 +30,7 @@ class TfCoordinatorView(Coordinator):
     def shouldStop(self) -> bool:
         return self.tfCoordinator.should_stop()
 
-    def error(self) -> Optional[BaseException]:
+    def error(self) -> BaseException | None:
         return self._error
 
     def clearStop(self) -> None:

@@ -8,7 +8,8 @@ as tensorflow-java does, so the same names work for graphs from either language.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
@@ -21,7 +22,7 @@ from jhooks.tf.errors import GraphNameError
 Where = Callable[[], "tuple[str, str]"]
 
 
-def _variable_value(graph: tf.Graph, handle: tf.Tensor) -> Optional[tf.Tensor]:
+def _variable_value(graph: tf.Graph, handle: tf.Tensor) -> tf.Tensor | None:
     """The read tensor of the resource variable whose handle is ``handle``, if the graph has one."""
     for key in (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES):
         for v in graph.get_collection(key):
@@ -29,6 +30,16 @@ def _variable_value(graph: tf.Graph, handle: tf.Tensor) -> Optional[tf.Tensor]:
                 # Built with the variable in graph mode; reading it adds no op to a finalized graph.
                 return getattr(v, "_graph_element", None)
     return None
+
+
+GLOBAL_STEP = "global_step:0"  # what a session view names the global step when the graph has none
+
+
+def user_class(hook_label: str) -> str:
+    """``StopAtStepHook`` for ``hook #2 (org.jhooks.hooks.StopAtStepHook, Java)`` or
+    ``jhooks.hooks.stop_at_step.StopAtStepHook``: the class name TensorFlow's messages use."""
+    inner = hook_label[hook_label.find("(") + 1 :] if "(" in hook_label else hook_label
+    return inner.split(",")[0].split(")")[0].strip().rsplit(".", 1)[-1]
 
 
 def resolve_tensor(graph: tf.Graph, name: str, where: Where) -> tf.Tensor:
@@ -39,7 +50,11 @@ def resolve_tensor(graph: tf.Graph, name: str, where: Where) -> tf.Tensor:
         tensor = graph.get_tensor_by_name(name)
     except (KeyError, ValueError) as e:
         hook, callback = where()
-        raise GraphNameError(hook, callback, name, f"is not in the session's graph ({e})") from None
+        problem = f"is not in the session's graph ({e})"
+        if name == GLOBAL_STEP and tf.compat.v1.train.get_global_step(graph) is None:
+            # TensorFlow's own text: its hooks raise it in begin() when the graph has no global step
+            problem += f": Global step should be created to use {user_class(hook)}."
+        raise GraphNameError(hook, callback, name, problem) from None
     if tensor.dtype == tf.resource and tensor.op.type == "VarHandleOp":
         value = _variable_value(graph, tensor)
         if value is not None:
@@ -62,7 +77,7 @@ def resolve_fetches(graph: tf.Graph, fetches: Any, where: Where) -> Any:
     return nest.map_structure(fetches, lambda n: resolve_fetch(graph, n, where))
 
 
-def resolve_feeds(graph: tf.Graph, feeds: Optional[Mapping[str, Any]], where: Where) -> Optional[dict]:
+def resolve_feeds(graph: tf.Graph, feeds: Mapping[str, Any] | None, where: Where) -> dict | None:
     """TF's feed_dict for jhooks feeds; each value is checked as TF's session checks it (cast to the
     tensor's dtype, shape compatible with its static shape), so a bad value fails before the run
     with a GraphNameError naming the hook, callback, tensor and value instead of TF's anonymous
@@ -78,17 +93,19 @@ def resolve_feeds(graph: tf.Graph, feeds: Optional[Mapping[str, Any]], where: Wh
 
 def _checked_feed(tensor: tf.Tensor, name: str, value: Any, where: Where) -> Any:
     if isinstance(value, (tf.Tensor, tf.Operation)) or tensor.dtype in (tf.resource, tf.variant):
-        return value   # TF raises its own TypeError for these; nothing to cast
+        return value  # TF raises its own TypeError for these; nothing to cast
     try:
         array = np.asarray(value, dtype=tensor.dtype.as_numpy_dtype)
     except (TypeError, ValueError, OverflowError) as e:
         hook, callback = where()
-        raise GraphNameError(hook, callback, name, f"cannot be fed {_describe(value)} as {tensor.dtype.name} ({e})"
-                             ) from None
+        raise GraphNameError(
+            hook, callback, name, f"cannot be fed {_describe(value)} as {tensor.dtype.name} ({e})"
+        ) from None
     if not tensor.shape.is_compatible_with(array.shape):
         hook, callback = where()
-        raise GraphNameError(hook, callback, name,
-                             f"cannot be fed {_describe(value)}: the tensor's shape is {tensor.shape}") from None
+        raise GraphNameError(
+            hook, callback, name, f"cannot be fed {_describe(value)}: the tensor's shape is {tensor.shape}"
+        ) from None
     return array
 
 
@@ -127,7 +144,7 @@ def normalize_results(fetches: Any, results: Any) -> Any:
     return {k: normalize_results(f, results[k]) for k, f in fetches.items()}
 
 
-def options_to_proto(options: Optional[RunOptions]) -> Optional[tf.compat.v1.RunOptions]:
+def options_to_proto(options: RunOptions | None) -> tf.compat.v1.RunOptions | None:
     if options is None:
         return None
     return tf.compat.v1.RunOptions(
@@ -139,7 +156,7 @@ def options_to_proto(options: Optional[RunOptions]) -> Optional[tf.compat.v1.Run
     )
 
 
-def options_from_proto(proto: Any) -> Optional[RunOptions]:
+def options_from_proto(proto: Any) -> RunOptions | None:
     if proto is None:
         return None
     return RunOptions(
@@ -173,7 +190,7 @@ def _names_of(fetches: Any) -> Any:
     return _fetch_name(fetches)
 
 
-def args_from_tf(fetches: Any, feed_dict: Optional[Mapping[Any, Any]], options: Any = None) -> SessionRunArgs:
+def args_from_tf(fetches: Any, feed_dict: Mapping[Any, Any] | None, options: Any = None) -> SessionRunArgs:
     """The caller's TF run arguments as jhooks SessionRunArgs (tensors and ops become names).
 
     Raises ValueError for fetches or feed keys jhooks cannot name (e.g. SparseTensor).

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Optional
 
 import tensorflow as tf
 
@@ -33,7 +32,7 @@ class GraphSaver:
         session.run(d.restore_op_name, {d.filename_tensor_name: prefix})
 
 
-_savers: "weakref.WeakKeyDictionary[tf.Graph, GraphSaver]" = weakref.WeakKeyDictionary()
+_savers: weakref.WeakKeyDictionary[tf.Graph, GraphSaver] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
@@ -41,7 +40,7 @@ def _variable_names(graph: tf.Graph) -> frozenset:
     return frozenset(v.name for v in graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES))
 
 
-def prepare(graph: tf.Graph) -> Optional[GraphSaver]:
+def prepare(graph: tf.Graph) -> GraphSaver | None:
     """Builds (or rebuilds) the graph's saver unless it is current; None when nothing to save."""
     with _lock:
         current = _savers.get(graph)
@@ -51,14 +50,14 @@ def prepare(graph: tf.Graph) -> Optional[GraphSaver]:
         with graph.as_default():
             variables = graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
             saver = tf.compat.v1.train.Saver(
-                var_list=variables, sharded=False, name="jhooks_saver",
-                write_version=tf.compat.v1.train.SaverDef.V2)
+                var_list=variables, sharded=False, name="jhooks_saver", write_version=tf.compat.v1.train.SaverDef.V2
+            )
         built = GraphSaver(saver, names)
         _savers[graph] = built
         return built
 
 
-def of(graph: tf.Graph) -> Optional[GraphSaver]:
+def of(graph: tf.Graph) -> GraphSaver | None:
     """The saver prepared for ``graph``, or None."""
     with _lock:
         return _savers.get(graph)

@@ -7,24 +7,27 @@ TensorFlow hands hooks the raw session (``after_create_session``, ``run_context.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping, Optional, Tuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import tensorflow as tf
 
-from jhooks.api.run_args import RunOptions
-from jhooks.tf import names, saver as graph_saver
+from jhooks.api.run_args import RunOptions, SessionRunArgs
+from jhooks.api.session import Session
+from jhooks.tf import names
+from jhooks.tf import saver as graph_saver
 
 DEFAULT_GLOBAL_STEP = "global_step:0"
 
 
-class TfSessionView:
+class TfSessionView(Session):
     """Runs names against ``rawSession.graph``; values are numpy arrays (shape () for scalars).
 
     ``where`` tells error messages who is calling: a ``() -> (hook, callback)`` function; the
     adapter passes its hook and current callback.
     """
 
-    def __init__(self, rawSession: Any, where: Optional[Callable[[], Tuple[str, str]]] = None) -> None:
+    def __init__(self, rawSession: Any, where: Callable[[], tuple[str, str]] | None = None) -> None:
         self.rawSession = rawSession
         self._where = where or (lambda: ("TfSessionView", "run"))
 
@@ -32,14 +35,15 @@ class TfSessionView:
     def graph(self) -> tf.Graph:
         return self.rawSession.graph
 
-    def run(self, fetches: Any, feeds: Optional[Mapping[str, Any]] = None,
-            options: Optional[RunOptions] = None) -> Any:
+    def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any:
         """Runs once on the raw session; the result has the structure of ``fetches``.
 
         Tensor names give ``np.ndarray`` (rank 0 for scalars), op names None. Raises
-        GraphNameError for a name not in the graph, before anything runs, and TF's OpError
-        subclasses (e.g. OutOfRangeError) unchanged.
+        SessionRunArgsError for fetches or feeds of the wrong kind and GraphNameError for a name
+        not in the graph, before anything runs, and TF's OpError subclasses (e.g. OutOfRangeError)
+        unchanged.
         """
+        SessionRunArgs(fetches, feeds or {}, options)  # SessionRunArgsError naming a bad value
         graph = self.graph
         tfFetches = names.resolve_fetches(graph, fetches, self._where)
         tfFeeds = names.resolve_feeds(graph, feeds, self._where)
@@ -52,14 +56,15 @@ class TfSessionView:
             hook, callback = self._where()
             raise RuntimeError(
                 f"{hook}.{callback}: no checkpoint saver for this graph: it has no global variables, or no "
-                "jhooks adapter's begin() ran before the graph was finalized")
+                "jhooks adapter's begin() ran before the graph was finalized"
+            )
         return s
 
     def save(self, prefix: str) -> None:
         """Writes a TF V2 checkpoint of every global variable (incl. the global step) at ``prefix``.
 
         Files: ``prefix.index`` and ``prefix.data-00000-of-00001``; the parent directory is
-        created. The ``checkpoint`` state file is not touched (see jhooks.hooks.checkpoint_state).
+        created. The ``checkpoint`` state file is not touched (see jhooks.checkpoint.state).
         """
         parent = os.path.dirname(os.path.abspath(prefix))
         os.makedirs(parent, exist_ok=True)
@@ -69,7 +74,7 @@ class TfSessionView:
         """Restores every global variable from the V2 checkpoint at ``prefix`` (keys: variable names)."""
         self._saver().restore(self.rawSession, prefix)
 
-    def saveableVariables(self) -> "dict[str, str]":
+    def saveableVariables(self) -> dict[str, str]:
         """``{checkpoint key: name of a tensor reading the value}`` for what :meth:`save` writes
         (every global variable; keys are the variable op names tf.compat.v1.train.Saver uses),
         sorted by key. Resource variables give their ``.../Read/ReadVariableOp:0`` tensor (built

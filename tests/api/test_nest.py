@@ -20,19 +20,24 @@ def test_pack_and_map_keep_the_structure_and_tuples():
     assert nest.map_structure(None, len) is None
 
 
-@pytest.mark.parametrize("bad,words", [
-    (3, "got int 3"),
-    (["a:0", None], "list holds None"),
-    ({1: "a:0"}, "key must be a str"),
-    ({"k": None}, "None under 'k'"),
-    ({"s": {1.5}}, "got set"),
-])
+@pytest.mark.parametrize(
+    "bad,words",
+    [
+        (3, "got int 3"),
+        (["a:0", None], "list holds None"),
+        ({1: "a:0"}, "key must be a str"),
+        ({"k": None}, "None under 'k'"),
+        ({"s": {1.5}}, "got set"),
+    ],
+)
 def test_validate_rejects_non_names(bad, words):
     with pytest.raises(ValueError, match=words):
         nest.validate(bad)
 
 
-@pytest.mark.parametrize("name,is_tensor", [
-    ("loss:0", True), ("scope/op:12", True), ("train", False), ("a:b", False), (":0", False), ("x:", False)])
+@pytest.mark.parametrize(
+    "name,is_tensor",
+    [("loss:0", True), ("scope/op:12", True), ("train", False), ("a:b", False), (":0", False), ("x:", False)],
+)
 def test_is_tensor_name(name, is_tensor):
     assert nest.is_tensor_name(name) is is_tensor

@@ -8,8 +8,13 @@ from jhooks import RunOptions, SessionRunArgs, SessionRunValues
 def test_merge_takes_larger_numbers_and_ors_booleans():
     a = RunOptions(traceLevel=1, timeoutInMs=500, interOpThreadPool=0, outputPartitionGraphs=True)
     b = RunOptions(traceLevel=3, timeoutInMs=100, interOpThreadPool=2, reportTensorAllocationsUponOom=True)
-    assert RunOptions.merge(a, b) == RunOptions(traceLevel=3, timeoutInMs=500, interOpThreadPool=2,
-                                                outputPartitionGraphs=True, reportTensorAllocationsUponOom=True)
+    assert RunOptions.merge(a, b) == RunOptions(
+        traceLevel=3,
+        timeoutInMs=500,
+        interOpThreadPool=2,
+        outputPartitionGraphs=True,
+        reportTensorAllocationsUponOom=True,
+    )
     assert RunOptions.merge(b, a) == RunOptions.merge(a, b)
 
 

@@ -20,14 +20,24 @@ def test_a_correct_hook_passes_silently():
         jhooks.validate_hook(Good())
 
 
-@pytest.mark.parametrize("method,src,expected", [
-    ("beforeSessionRun", "def beforeSessionRun(self): pass", "beforeSessionRun(self, runContext)"),
-    ("afterSessionRun", "def afterSessionRun(self, runContext): pass", "afterSessionRun(self, runContext, runValues)"),
-    ("afterCreateSession", "def afterCreateSession(self, session, coord, more): pass",
-     "afterCreateSession(self, session, coord)"),
-    ("end", "def end(self): pass", "end(self, session)"),
-    ("begin", "def begin(self, x): pass", "begin(self)"),
-])
+@pytest.mark.parametrize(
+    "method,src,expected",
+    [
+        ("beforeSessionRun", "def beforeSessionRun(self): pass", "beforeSessionRun(self, runContext)"),
+        (
+            "afterSessionRun",
+            "def afterSessionRun(self, runContext): pass",
+            "afterSessionRun(self, runContext, runValues)",
+        ),
+        (
+            "afterCreateSession",
+            "def afterCreateSession(self, session, coord, more): pass",
+            "afterCreateSession(self, session, coord)",
+        ),
+        ("end", "def end(self): pass", "end(self, session)"),
+        ("begin", "def begin(self, x): pass", "begin(self)"),
+    ],
+)
 def test_wrong_parameter_count_names_hook_method_and_signature(method, src, expected):
     ns = {}
     exec(src, ns)
@@ -48,5 +58,7 @@ def test_snake_case_before_run_warns():
         def before_run(self, run_context):
             return None
 
-    with pytest.warns(jhooks.SnakeCaseHookWarning, match=r"Snake\.before_run .*rename it to beforeSessionRun\(self, runContext\)"):
+    with pytest.warns(
+        jhooks.SnakeCaseHookWarning, match=r"Snake\.before_run .*rename it to beforeSessionRun\(self, runContext\)"
+    ):
         jhooks.validate_hook(Snake())

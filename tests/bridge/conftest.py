@@ -5,8 +5,9 @@ import os
 
 import pytest
 
-os.environ.setdefault("JHOOKS_JAVACPP_CACHE", os.path.join(os.path.dirname(__file__), "..", "..", "build",
-                                                           "javacpp-cache"))
+os.environ.setdefault(
+    "JHOOKS_JAVACPP_CACHE", os.path.join(os.path.dirname(__file__), "..", "..", "build", "javacpp-cache")
+)
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,8 +23,23 @@ def compile_test_classes() -> str:
 
     out = os.path.join(REPO, "build", "bridge-test-classes")
     sources = sorted(glob.glob(os.path.join(HERE, "java", "**", "*.java"), recursive=True))
-    done = subprocess.run(["javac", "-d", out, "-cp", os.pathsep.join(classpath()), "--release", "17", *sources],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            "javac",
+            "-Xlint:all",
+            "-Werror",
+            "-parameters",
+            "-d",
+            out,
+            "-cp",
+            os.pathsep.join(classpath()),
+            "--release",
+            "17",
+            *sources,
+        ],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         raise RuntimeError(f"javac failed on tests/bridge/java:\n{done.stderr}")
     return out

@@ -77,7 +77,7 @@ def test_int64_is_never_narrowed():
 
 
 def test_float16_crosses_as_tensorflow_javas_float16_layout():
-    a = np.array([0.1, 65504.0, -2.0**-24], dtype=np.float16)
+    a = np.array([0.1, 65504.0, -(2.0**-24)], dtype=np.float16)
     nd = to_java(a)
     assert isinstance(nd, jpype.JClass("org.tensorflow.ndarray.FloatNdArray"))
     assert [float(at(nd, i)) for i in range(3)] == [float(v) for v in a]
@@ -88,7 +88,7 @@ def test_float16_crosses_as_tensorflow_javas_float16_layout():
 def test_bfloat16_crosses_as_tensorflow_javas_bfloat16_layout():
     import ml_dtypes
 
-    a = np.array([0.1, 3.0e38, -2.0**-20], dtype=ml_dtypes.bfloat16)
+    a = np.array([0.1, 3.0e38, -(2.0**-20)], dtype=ml_dtypes.bfloat16)
     nd = to_java(a)
     assert [float(at(nd, i)) for i in range(3)] == [float(v) for v in a]
     with jpype.JClass("org.jhooks.tf.Values").tensorOf(nd) as tensor:
@@ -99,8 +99,9 @@ def test_bfloat16_crosses_as_tensorflow_javas_bfloat16_layout():
 
 @pytest.mark.parametrize("shape", [(), (0,), (2, 2)])
 def test_strings_round_trip_as_bytes(shape):
-    values = np.array(["héllo", "", "x" * 300, "tab\tnew\nline"][: max(1, int(np.prod(shape)))] if shape != (0,) else [],
-                      dtype=object).reshape(shape)
+    values = np.array(
+        ["héllo", "", "x" * 300, "tab\tnew\nline"][: max(1, int(np.prod(shape)))] if shape != (0,) else [], dtype=object
+    ).reshape(shape)
     nd = to_java(values)
     assert dtype_of(nd) == "string"
     if values.size:
@@ -147,3 +148,59 @@ def test_unsupported_dtypes_are_refused_by_name():
         to_java(np.zeros(2, dtype=np.complex128))
     with pytest.raises(TypeError, match="NdArray"):
         to_numpy([1, 2])
+
+
+@pytest.mark.parametrize("dtype", [*NUMERIC, "bfloat16"])
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (4, 3), (2, 3, 4)])
+def test_view_keeps_values_dtype_and_shape_in_every_layout(dtype, shape):
+    from jhooks.bridge.arrays import view_to_java
+
+    if dtype == "bfloat16":
+        import ml_dtypes
+
+        base = sample("float32", shape).astype(ml_dtypes.bfloat16)
+    else:
+        base = sample(dtype, shape)
+    for layout, a in layouts(base):
+        nd = view_to_java(a)
+        assert dtype_of(nd) == dtype, layout
+        assert tuple(nd.shape().asArray()) == a.shape, layout
+        back = to_numpy(nd)
+        assert back.dtype == a.dtype.newbyteorder("="), layout
+        np.testing.assert_array_equal(back, a, err_msg=layout)
+
+
+def test_view_shares_the_numpy_memory_and_is_read_only():
+    from jhooks.bridge.arrays import view_to_java
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    nd = view_to_java(a)
+    a[1, 2] = 42.5  # the caller's array, seen through the view: shared, not copied
+    assert float(at(nd, 1, 2)) == 42.5
+    with pytest.raises(jpype.JClass("java.nio.ReadOnlyBufferException")):
+        nd.setFloat(jpype.JFloat(1.0), jpype.JArray(jpype.JLong)([0, 0]))
+    copy = jpype.JClass("org.tensorflow.ndarray.NdArrays").ofFloats(nd.shape())
+    nd.copyTo(copy)  # the ownership rule's way to keep a value: a copy owns its memory
+    a[0, 0] = -1.0
+    assert float(at(copy, 0, 0)) == 0.0 and float(at(copy, 1, 2)) == 42.5
+
+
+def test_view_of_a_read_only_array_needs_no_copy():
+    from jhooks.bridge.arrays import view_to_java
+
+    a = np.arange(4, dtype=np.int64)
+    a.flags.writeable = False
+    nd = view_to_java(a)
+    assert [int(at(nd, i)) for i in range(4)] == [0, 1, 2, 3]
+
+
+def test_views_keep_at_most_the_budget_alive_after_their_callbacks(monkeypatch):
+    from jhooks.bridge import arrays
+
+    monkeypatch.setattr(arrays, "VIEW_BUDGET", 3 * 4096)
+    monkeypatch.setattr(arrays, "_kept", __import__("collections").deque())
+    monkeypatch.setattr(arrays, "_kept_bytes", 0)
+    for i in range(10):
+        arrays.view_to_java(np.full(1024, i, np.float32))  # 4096 bytes each
+        assert arrays._kept_bytes <= 3 * 4096
+    assert [int(k[0]) for k in arrays._kept] == [7, 8, 9]

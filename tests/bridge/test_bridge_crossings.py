@@ -4,15 +4,14 @@ without changing any call sequence or stop, and byte strings cross intact (docs/
 import jpype
 import numpy as np
 import tensorflow as tf
+from test_jvm_driver_python_hooks import JvmDriver, java_list
+from test_python_driver_java_hooks import PyRecorder, build_graph
 
 import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
 from jhooks.bridge.arrays import to_java, to_numpy
 from jhooks.bridge.exceptions import call_java
 from jhooks.tf import to_tf_hooks
-
-from test_jvm_driver_python_hooks import JvmDriver, java_list
-from test_python_driver_java_hooks import PyRecorder, build_graph
 
 
 def test_a_java_hook_overriding_only_after_session_run_keeps_the_call_sequence(java_log):
@@ -28,13 +27,22 @@ def test_a_java_hook_overriding_only_after_session_run_keeps_the_call_sequence(j
             for i in range(2):
                 sess.run(train, feed_dict={x: float(i) + 1})
     run = lambda i: [  # noqa: E731
-        "P1.beforeSessionRun", "P2.beforeSessionRun",
-        "P1.afterSessionRun NoneType None", "A.afterSessionRun results=null",
+        "P1.beforeSessionRun",
+        "P2.beforeSessionRun",
+        "P1.afterSessionRun NoneType None",
+        "A.afterSessionRun results=null",
         f"P2.afterSessionRun tuple {(np.array(2.0 * (i + 1), np.float32),)!r}",
     ]
     assert list(map(str, log)) == [
-        "P1.beginSession", "P2.beginSession", "P1.afterCreateSession", "A.afterCreateSession",
-        "P2.afterCreateSession", *run(0), *run(1), "P1.end", "P2.end",
+        "P1.beginSession",
+        "P2.beginSession",
+        "P1.afterCreateSession",
+        "A.afterCreateSession",
+        "P2.afterCreateSession",
+        *run(0),
+        *run(1),
+        "P1.end",
+        "P2.end",
     ]
 
 
@@ -69,11 +77,18 @@ class BeforeOnly(jhooks.Hook):
 
 def test_python_hooks_overriding_one_per_run_callback_keep_the_jvm_call_sequence(java_log):
     log = java_log
-    hooks = java_list(as_java_hook(BeforeOnly(log)), jpype.JClass("org.jhooks.bridgetest.RecordingHook")("J"),
-                      as_java_hook(AfterOnly(log)))
+    hooks = java_list(
+        as_java_hook(BeforeOnly(log)),
+        jpype.JClass("org.jhooks.bridgetest.RecordingHook")("J"),
+        as_java_hook(AfterOnly(log)),
+    )
     assert call_java(JvmDriver().run, hooks, 2, None) == 2
-    run = ["B.beforeSessionRun", "J.beforeSessionRun caller=[train_step]", "J.afterSessionRun null",
-           "A.afterSessionRun None caller=['train_step']"]
+    run = [
+        "B.beforeSessionRun",
+        "J.beforeSessionRun caller=[train_step]",
+        "J.afterSessionRun null",
+        "A.afterSessionRun None caller=['train_step']",
+    ]
     assert list(map(str, log)) == ["J.begin", "J.afterCreateSession step=0", *run, *run, "J.end step=2"]
 
 
@@ -94,7 +109,7 @@ def test_python_hooks_of_one_run_share_one_view_across_same_context_calls(java_l
     assert len(first) == 1 and len(second) == 1
 
 
-WEIRD = [b"\x00", b"\xff\xfe\x00abc", "βγ".encode("utf-8"), b""]
+WEIRD = [b"\x00", b"\xff\xfe\x00abc", "βγ".encode(), b""]
 
 
 def test_byte_strings_with_nul_and_non_utf8_cross_intact_both_ways():

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
 from jhooks.bridge.exceptions import call_java
 from jhooks.bridge.sessions import JavaSession, java_session

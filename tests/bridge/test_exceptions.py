@@ -43,11 +43,15 @@ def test_a_python_exception_reaches_java_with_type_message_traceback_and_cause()
     # then the Java frames that called into Python
     assert ("org.jhooks.bridge.PythonHook", "afterSessionRun") in frames
     assert frames[-1][0] in ("org.jhooks.bridgetest.CallingBack", "java.lang.Thread") or any(
-        c == "org.jhooks.bridgetest.CallingBack" for c, _ in frames)
+        c == "org.jhooks.bridgetest.CallingBack" for c, _ in frames
+    )
     cause_frames = [(str(f.getClassName()), str(f.getMethodName())) for f in thrown.getCause().getStackTrace()]
     assert cause_frames[0] == ("<python>.test_exceptions", "parse_config")
     printed = java_stack_trace(thrown)
-    assert "at <python>.test_exceptions.parse_config(" in printed and "Caused by: org.jhooks.bridge.PythonException" in printed
+    assert (
+        "at <python>.test_exceptions.parse_config(" in printed
+        and "Caused by: org.jhooks.bridge.PythonException" in printed
+    )
 
 
 def test_the_original_python_exception_comes_back_when_it_returns_to_python():
@@ -59,7 +63,7 @@ def test_the_original_python_exception_comes_back_when_it_returns_to_python():
             original = ArithmeticError("step 3 diverged")
             raise original
 
-    Trigger = jpype.JClass("org.jhooks.bridge.Trigger")
+    Trigger = jpype.JClass("org.jhooks.testing.Trigger")
     with pytest.raises(ArithmeticError) as e:
         call_java(Trigger.afterSessionRunConcurrently, as_java_hook(Remember()), 1, 1, 60_000)
     assert e.value is original
@@ -77,7 +81,8 @@ def test_an_exception_whose_str_fails_still_reaches_java_with_its_type_and_stack
 
     thrown = CallingBack().afterSessionRunThrown(as_java_hook(Raising()))
     assert [str(c) for c in CallingBack().causeChain(thrown)] == [
-        "org.jhooks.bridge.PythonException: test_exceptions.Unprintable: <exception str() failed>"]
+        "org.jhooks.bridge.PythonException: test_exceptions.Unprintable: <exception str() failed>"
+    ]
     assert str(thrown.getStackTrace()[0].getMethodName()) == "afterSessionRun"
 
 
@@ -109,7 +114,7 @@ def test_implicit_context_becomes_the_java_cause():
         try:
             raise OSError("disk full")
         except OSError:
-            raise RuntimeError("could not save")
+            raise RuntimeError("could not save")  # noqa: B904 (the implicit context is what is tested)
     except RuntimeError as e:
         java = to_java(e)
     assert [str(c) for c in CallingBack().causeChain(java)] == [
@@ -139,9 +144,9 @@ def test_no_exception_is_lost_on_a_java_thread_python_did_not_start():
     class Listener(jhooks.CheckpointSaverListener):
         def afterSave(self, session, globalStep):
             seen.append(globalStep)
-            raise IOError(f"cannot upload checkpoint {globalStep}")
+            raise OSError(f"cannot upload checkpoint {globalStep}")
 
-    Trigger = jpype.JClass("org.jhooks.bridge.Trigger")
+    Trigger = jpype.JClass("org.jhooks.testing.Trigger")
     with pytest.raises(OSError, match="cannot upload checkpoint 42"):
         call_java(Trigger.afterSaveOnThread, as_java_listener(Listener()), None, 42)
     assert seen == [42]

@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from jhooks.bridge import jvm
+from jhooks.bridge.classpath import classpath
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -20,13 +21,16 @@ print('RUNTIMES', sorted(set(maps)), len({os.stat(p).st_ino for p in set(maps)})
 
 def run_python(code, timeout=300):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 @pytest.mark.parametrize("tensorflow_first", [True, False], ids=["tensorflow-first", "jvm-first"])
 def test_either_import_order_gives_one_runtime_used_by_both_languages(tensorflow_first):
-    code = ("import tensorflow as tf\n" if tensorflow_first else "") + """
+    code = (
+        ("import tensorflow as tf\n" if tensorflow_first else "")
+        + """
 from jhooks.bridge import jvm
 jvm.start()
 jvm.start()
@@ -36,7 +40,9 @@ from org.tensorflow.types import TFloat32
 with TFloat32.scalarOf(3.0) as t:
     java_value = t.getFloat()
 print('PY', float(tf.constant(2.0) * 3), 'JAVA', java_value, 'VERSION', TensorFlow.version())
-""" + COUNT_RUNTIMES
+"""
+        + COUNT_RUNTIMES
+    )
     done = run_python(code)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "PY 6.0 JAVA 3.0 VERSION 2.18.0" in done.stdout
@@ -72,36 +78,107 @@ def test_default_javacpp_cache_is_the_checkouts_build_dir_or_the_users_cache(tmp
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     (checkout / "build.gradle").write_text("")
-    assert [jvm.javacpp_cache_dir(False, installed), jvm.javacpp_cache_dir(True, installed),
-            jvm.javacpp_cache_dir(False, checkout), jvm.javacpp_cache_dir(True, checkout)] == [
-        str(tmp_path / "xdg" / "jhooks" / "javacpp-cache"), str(tmp_path / "xdg" / "jhooks" / "javacpp-cache-shared"),
-        str(checkout / "build" / "javacpp-cache"), str(checkout / "build" / "javacpp-cache-shared")]
+    assert [
+        jvm.javacpp_cache_dir(False, installed),
+        jvm.javacpp_cache_dir(True, installed),
+        jvm.javacpp_cache_dir(False, checkout),
+        jvm.javacpp_cache_dir(True, checkout),
+    ] == [
+        str(tmp_path / "xdg" / "jhooks" / "javacpp-cache"),
+        str(tmp_path / "xdg" / "jhooks" / "javacpp-cache-shared"),
+        str(checkout / "build" / "javacpp-cache"),
+        str(checkout / "build" / "javacpp-cache-shared"),
+    ]
     monkeypatch.setenv(jvm.CACHE_ENV, str(tmp_path / "mine"))
     assert jvm.javacpp_cache_dir(True, installed) == str(tmp_path / "mine-shared")
 
 
-def test_a_version_mismatch_is_refused_naming_both_versions():
-    with pytest.raises(jvm.TensorFlowVersionError) as e:
-        jvm.check_tensorflow_version("2.17.1", "1.1.0")
-    assert "2.17.1" in str(e.value) and "2.18.0" in str(e.value) and "1.1.0" in str(e.value)
-    jvm.check_tensorflow_version("2.18.0", "1.1.0")
-    jvm.check_tensorflow_version(None, "1.1.0")
+def _python_tf(version, cc_sha="x" * 43, distribution="tensorflow-cpu"):
+    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    libraries = {name: (sha, size) for name, sha, size in build.libraries}
+    libraries["libtensorflow_cc.so.2"] = (cc_sha, libraries["libtensorflow_cc.so.2"][1])
+    return jvm.PythonTensorFlow(distribution, version, "/site-packages/tensorflow", libraries)
 
 
-def test_a_mismatch_stops_start_before_the_jvm_starts():
+def test_the_runtime_is_checked_by_build_identity_not_by_version():
+    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    cc_sha = dict((name, sha) for name, sha, _ in build.libraries)["libtensorflow_cc.so.2"]
+    assert jvm.runtime_problem(_python_tf("2.18.0", cc_sha), "1.1.0", []) is None
+    other = jvm.runtime_problem(_python_tf("2.17.1"), "1.1.0", [])
+    assert isinstance(other, jvm.TensorFlowVersionError)
+    assert str(other).startswith(
+        "Python TensorFlow 2.17.1 (tensorflow-cpu) is not the TensorFlow build tensorflow-java 1.1.0 wraps "
+        "(tensorflow-cpu 2.18.0); one process can hold only one TensorFlow runtime. Install tensorflow-cpu==2.18.0"
+    )
+    same_version = jvm.runtime_problem(_python_tf("2.18.0", distribution="tensorflow"), "1.1.0", [])
+    assert str(same_version).startswith(
+        "Python TensorFlow 2.18.0 (tensorflow, libtensorflow_cc.so.2 sha256 xxxxxxxxxxxx…) is not the TensorFlow "
+        f"build tensorflow-java 1.1.0 wraps (tensorflow-cpu 2.18.0, libtensorflow_cc.so.2 sha256 {cc_sha[:12]}…)"
+    )
+    unknown = jvm.runtime_problem(_python_tf("2.18.0", cc_sha), "0.9.0", [])
+    assert str(unknown).startswith("tensorflow-java 0.9.0 is not known to jhooks")
+
+
+def test_without_python_tensorflow_the_jvm_needs_tensorflow_javas_native_jar(tmp_path):
+    jars = classpath()
+    assert jvm.runtime_problem(None, "1.1.0", jars) is None  # the checkout's classpath has the native jar
+    without = [j for j in jars if not j.endswith("-linux-x86_64.jar")]
+    problem = jvm.runtime_problem(None, "1.1.0", without)
+    assert isinstance(problem, jvm.TensorFlowRuntimeError)
+    assert str(problem) == (
+        "no TensorFlow runtime is installed for the JVM: no Python TensorFlow, and tensorflow-java 1.1.0's native "
+        "jar is not on the classpath. Install tensorflow-cpu==2.18.0 (pip install 'jhooks[tf]'), or add "
+        "org.tensorflow:tensorflow-core-native:1.1.0:linux-x86_64's jar to JHOOKS_CLASSPATH with the jhooks jars"
+    )
+
+
+def test_the_installed_tensorflow_is_identified_from_its_record_without_importing_it():
+    installed = jvm.python_tensorflow()
+    assert installed.distribution == "tensorflow-cpu" and installed.version == jvm.installed_tensorflow()
+    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    assert installed.libraries == {name: (sha, size) for name, sha, size in build.libraries}
+    assert jvm.runtime_problem(installed, "1.1.0", classpath()) is None
+
+
+def test_the_wrapped_build_is_byte_for_byte_the_native_jars_runtime():
+    """TF_JAVA_RUNTIMES holds the SHA-256 and size of the libraries in tensorflow-java's native jar."""
+    import base64
+    import hashlib
+    import zipfile
+
+    native = [j for j in classpath() if j.endswith("tensorflow-core-native-1.1.0-linux-x86_64.jar")]
+    assert len(native) == 1
+    found = []
+    with zipfile.ZipFile(native[0]) as z:
+        for name, _, _ in jvm.TF_JAVA_RUNTIMES["1.1.0"].libraries:
+            digest = hashlib.sha256()
+            with z.open("org/tensorflow/internal/c_api/linux-x86_64/" + name) as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+            sha = base64.urlsafe_b64encode(digest.digest()).rstrip(b"=").decode()
+            found.append((name, sha, z.getinfo("org/tensorflow/internal/c_api/linux-x86_64/" + name).file_size))
+    assert tuple(found) == jvm.TF_JAVA_RUNTIMES["1.1.0"].libraries
+
+
+def test_a_mismatch_stops_a_jvm_session_before_the_jvm_starts_and_starts_hooks_only():
     done = run_python("""
 import jpype
 from jhooks.bridge import jvm
-jvm.installed_tensorflow = lambda: '2.17.1'
+real = jvm.python_tensorflow()
+jvm.python_tensorflow = lambda: jvm.PythonTensorFlow('tensorflow-cpu', '2.17.1', real.directory,
+                                                     dict.fromkeys(real.libraries, ('other', 1)))
 try:
-    jvm.start()
+    jvm.start(natives=True)
 except jvm.TensorFlowVersionError as e:
     print('REFUSED', e)
 print('STARTED', jpype.isJVMStarted())
+jvm.start()
+print('MODE', jvm.mode(), jpype.JClass('java.lang.System').getProperty('org.bytedeco.javacpp.loadLibraries'))
 """)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "REFUSED Python TensorFlow 2.17.1" in done.stdout and "2.18.0" in done.stdout
+    assert "REFUSED Python TensorFlow 2.17.1 (tensorflow-cpu) is not the TensorFlow build" in done.stdout
     assert "STARTED False" in done.stdout
+    assert "MODE hooks-only false" in done.stdout
 
 
 def test_the_detected_tensorflow_java_version_comes_from_the_classpath():

@@ -61,8 +61,7 @@ def test_python_and_java_hooks_interleave_in_the_jvm_driver(java_log):
     hooks = java_list(
         as_java_hook(PyRecorder("P1", log, fetches=("double:0",))),
         jpype.JClass("org.jhooks.bridgetest.RecordingHook")("J1", "y_times_3:0"),
-        as_java_hook(PyRecorder("P2", log, fetches={"d": "double:0", "t": "bump"}, feeds={"y:0": f32(5.0)},
-                                stop_at=2)),
+        as_java_hook(PyRecorder("P2", log, fetches={"d": "double:0", "t": "bump"}, feeds={"y:0": f32(5.0)}, stop_at=2)),
     )
     runs = call_java(JvmDriver().run, hooks, 5, None)
     assert runs == 2
@@ -70,18 +69,26 @@ def test_python_and_java_hooks_interleave_in_the_jvm_driver(java_log):
     def run(i):
         x = f32(i + 1)
         return [
-            f"P1.beforeSessionRun caller=['train_step'] x={x!r}", "J1.beforeSessionRun caller=[train_step]",
+            f"P1.beforeSessionRun caller=['train_step'] x={x!r}",
+            "J1.beforeSessionRun caller=[train_step]",
             f"P2.beforeSessionRun caller=['train_step'] x={x!r}",
-            f"P1.afterSessionRun {(f32(2 * (i + 1)),)!r}", "J1.afterSessionRun float32[]=15.0",
-            f"P2.afterSessionRun {({'d': f32(2 * (i + 1)), 't': None})!r}",
+            f"P1.afterSessionRun {(f32(2 * (i + 1)),)!r}",
+            "J1.afterSessionRun float32[]=15.0",
+            f"P2.afterSessionRun { ({'d': f32(2 * (i + 1)), 't': None})!r}",
         ]
 
     assert list(map(str, log)) == [
-        "P1.beginSession", "J1.begin", "P2.beginSession",
-        f"P1.afterCreateSession step={np.array(0, np.int64)!r}", "J1.afterCreateSession step=0",
+        "P1.beginSession",
+        "J1.begin",
+        "P2.beginSession",
+        f"P1.afterCreateSession step={np.array(0, np.int64)!r}",
+        "J1.afterCreateSession step=0",
         f"P2.afterCreateSession step={np.array(0, np.int64)!r}",
-        *run(0), *run(1),
-        "P1.end step=2", "J1.end step=2", "P2.end step=2",
+        *run(0),
+        *run(1),
+        "P1.end step=2",
+        "J1.end step=2",
+        "P2.end step=2",
     ]
 
 
@@ -160,9 +167,12 @@ def test_a_python_checkpoint_listener_in_the_jvm_training_session(tmp_path, java
     assert int(step) == 4
     assert listener.calls == [
         "begin",
-        ("beforeSave", 0, 0), ("afterSave", 0, ["checkpoint"]),
-        ("beforeSave", 2, 2), ("afterSave", 2, ["checkpoint"]),
-        ("beforeSave", 4, 4), ("afterSave", 4, ["checkpoint"]),
+        ("beforeSave", 0, 0),
+        ("afterSave", 0, ["checkpoint"]),
+        ("beforeSave", 2, 2),
+        ("afterSave", 2, ["checkpoint"]),
+        ("beforeSave", 4, 4),
+        ("afterSave", 4, ["checkpoint"]),
         ("end", 4),
     ]
 

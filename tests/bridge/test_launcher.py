@@ -1,6 +1,7 @@
 """python -m jhooks java: the app's main runs in this process with the Python hooks it was given."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -13,13 +14,29 @@ TEST_CLASSES = os.path.join(REPO, "build", "bridge-test-classes")  # compiled by
 
 def launcher(*argv, timeout=300):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, HERE]))
-    return subprocess.run([sys.executable, "-m", "jhooks", "java", *argv], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=HERE)
+    return subprocess.run(
+        [sys.executable, "-m", "jhooks", "java", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=HERE,
+    )
 
 
 def test_the_app_gets_the_command_line_hooks_and_loads_more():
-    done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp",
-                    "--hook", "launcher_hooks:Greeter", "--hook", "launcher_hooks:Greeter", "--", "a", "-b")
+    done = launcher(
+        "--classpath",
+        TEST_CLASSES,
+        "org.jhooks.bridgetest.HookApp",
+        "--hook",
+        "launcher_hooks:Greeter",
+        "--hook",
+        "launcher_hooks:Greeter",
+        "--",
+        "a",
+        "-b",
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [line for line in done.stdout.splitlines() if line]
     assert lines == [
@@ -64,8 +81,16 @@ def test_outside_the_launcher_python_hooks_say_how_to_start_the_app(call):
 
 
 def test_the_example_training_app_runs_with_a_python_hook_printing_the_loss(tmp_path):
-    done = launcher("org.jhooks.examples.TrainLinearModel", "--hook", "launcher_hooks:LossPrinter",
-                    "--", str(tmp_path / "ckpt"), "60", "gd", "20")
+    done = launcher(
+        "org.jhooks.examples.TrainLinearModel",
+        "--hook",
+        "launcher_hooks:LossPrinter",
+        "--",
+        str(tmp_path / "ckpt"),
+        "60",
+        "gd",
+        "20",
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
     printed = [line.split() for line in lines if line.startswith("python loss ")]
@@ -113,12 +138,98 @@ def test_install_hooks_hands_python_hook_objects_to_the_app():
 
 def test_the_jvm_demo_runs_under_the_launcher_with_a_model_dependent_python_hook(tmp_path):
     csv = os.path.join(REPO, "jhooks", "demo", "data", "wdbc.csv")
-    done = launcher("org.jhooks.demo.JvmTrainingDemo", "--hook", "launcher_hooks:LossPrinter",
-                    "--", csv, "--steps", "3", "--checkpoint-dir", str(tmp_path / "ckpt"))
+    done = launcher(
+        "org.jhooks.demo.JvmTrainingDemo",
+        "--hook",
+        "launcher_hooks:LossPrinter",
+        "--",
+        csv,
+        "--steps",
+        "3",
+        "--checkpoint-dir",
+        str(tmp_path / "ckpt"),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
     # the step fetched with train_step may be read before or after its increment: not compared
     assert [line.split()[:2] for line in lines if line.startswith("python ")] == [["python", "loss"]] * 3 + [
-        ["python", "end"]]
+        ["python", "end"]
+    ]
     assert "python end 3" in lines
     assert any(line.startswith("JvmTrainingDemo: global step 0 -> 3") for line in lines)
+
+
+# --- specs run code: the target is checked before anything is called ---------------------------
+
+
+@pytest.mark.parametrize(
+    "spec,called",
+    [
+        ("launcher_hooks:side_effect", "SIDE EFFECT"),  # a function not annotated to return a hook
+        ("launcher_hooks:NotAHook", "NotAHook constructed"),  # a class that is no hook
+        ("os:getcwd", None),  # anything importable
+    ],
+)
+def test_a_hook_spec_that_names_no_hook_class_or_factory_is_refused_without_calling_it(spec, called):
+    done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp", "--hook", spec)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert f"hook spec {spec!r}" in done.stderr and "nothing was called" in done.stderr, done.stderr[-2000:]
+    if called:
+        assert called not in done.stdout
+
+
+def test_a_hook_factory_annotated_to_return_a_hook_is_accepted():
+    done = launcher(
+        "--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp", "--hook", "launcher_hooks:make_greeter"
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Greeter.beginSession ('made',)" in done.stdout
+
+
+def test_python_hooks_load_and_load_listener_check_the_target_before_calling_it(capsys):
+    import jpype
+
+    from jhooks.bridge.launcher import install_hooks, uninstall_hooks
+
+    PythonHooks = jpype.JClass("org.jhooks.python.PythonHooks")
+    PythonException = jpype.JClass("org.jhooks.bridge.PythonException")
+    install_hooks([])
+    try:
+        with pytest.raises(PythonException, match="nothing was called"):
+            PythonHooks.load("launcher_hooks:side_effect", "rm -rf /")
+        with pytest.raises(PythonException, match="not a jhooks.CheckpointSaverListener subclass"):
+            PythonHooks.loadListener("launcher_hooks:Greeter")
+        assert "SIDE EFFECT" not in capsys.readouterr().out
+        made = PythonHooks.load("launcher_hooks:make_greeter", "x")
+        assert str(made.toString()) == "launcher_hooks.Greeter (Python)"
+    finally:
+        uninstall_hooks()
+
+
+def train_linear_model_with(hook_spec, checkpoint_dir):
+    """TrainLinearModel for 4 steps, a checkpoint every 2, with one --hook; the finished process."""
+    done = launcher(
+        "org.jhooks.examples.TrainLinearModel", "--hook", hook_spec, "--", str(checkpoint_dir), "4", "gd", "2"
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_python_hooks_and_the_app_log_info_in_one_stream_by_default(tmp_path):
+    done = train_linear_model_with("launcher_hooks:InfoLogger", tmp_path)
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} I "
+    lines = done.stderr.splitlines()
+    python = [line for line in lines if re.fullmatch(stamp + r"launcher_hooks: python hook saw step \d", line)]
+    java = [
+        line
+        for line in lines
+        if re.fullmatch(stamp + r"org\.jhooks\.hooks\.CheckpointSaverHook: Saved checkpoint .*", line)
+    ]
+    assert len(python) == 4, done.stderr[-3000:]
+    assert len(java) == 3, done.stderr[-3000:]  # steps 0, 2, 4 (java.util.logging's own format is gone)
+
+
+def test_a_hook_module_that_configures_logging_is_left_alone(tmp_path):
+    done = train_linear_model_with("launcher_quiet_hooks:InfoLogger", tmp_path)
+    assert "python hook saw step" not in done.stderr
+    assert "Saved checkpoint" not in done.stderr  # Java's INFO follows Python's WARNING too

@@ -1,12 +1,12 @@
 """Java hooks in TensorFlow's Python monitored sessions (jhooks.tf), alone and mixed with Python hooks."""
 
 import jpype
-import pytest
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import jhooks
-from jhooks.bridge import JavaHook, JavaCheckpointSaverListener
+from jhooks.bridge import JavaCheckpointSaverListener, JavaHook
 from jhooks.bridge.arrays import to_java
 from jhooks.tf import to_tf_hooks
 
@@ -73,17 +73,30 @@ def test_java_and_python_hooks_interleave_in_registration_order(java_log):
                 steps.append(i)
     assert steps == [0, 1]
     run = lambda i: [  # noqa: E731
-        "P1.beforeSessionRun", "J1.beforeSessionRun caller=train", "P2.beforeSessionRun",
+        "P1.beforeSessionRun",
+        "J1.beforeSessionRun caller=train",
+        "P2.beforeSessionRun",
         "J2.beforeSessionRun caller=train",
-        f"P1.afterSessionRun tuple {(np.array(2.0 * (i + 1), np.float32),)!r}", "J1.afterSessionRun float32[]=15.0",
-        "P2.afterSessionRun NoneType None", f"J2.afterSessionRun {{d=float32[]={2.0 * (i + 1)}, targets=[null]}}",
+        f"P1.afterSessionRun tuple {(np.array(2.0 * (i + 1), np.float32),)!r}",
+        "J1.afterSessionRun float32[]=15.0",
+        "P2.afterSessionRun NoneType None",
+        f"J2.afterSessionRun {{d=float32[]={2.0 * (i + 1)}, targets=[null]}}",
     ]
     assert list(map(str, log)) == [
-        "P1.beginSession", "J1.begin", "P2.beginSession", "J2.begin",
-        "P1.afterCreateSession", "J1.afterCreateSession step=0", "P2.afterCreateSession",
+        "P1.beginSession",
+        "J1.begin",
+        "P2.beginSession",
+        "J2.begin",
+        "P1.afterCreateSession",
+        "J1.afterCreateSession step=0",
+        "P2.afterCreateSession",
         "J2.afterCreateSession step=0",
-        *run(0), *run(1),
-        "P1.end", "J1.end step=2", "P2.end", "J2.end step=2",
+        *run(0),
+        *run(1),
+        "P1.end",
+        "J1.end step=2",
+        "P2.end",
+        "J2.end step=2",
     ]
 
 
@@ -133,4 +146,6 @@ def test_errors_of_the_python_driver_name_a_java_hook_by_its_java_class(java_log
         with pytest.raises(GraphNameError) as e:
             with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([jhooks.Hook(), hook])) as sess:
                 sess.run(train)
-    assert str(e.value).startswith("hook (org.jhooks.bridgetest.RecordingHook, Java).beforeSessionRun: 'no_such_tensor:0'")
+    assert str(e.value).startswith(
+        "hook (org.jhooks.bridgetest.RecordingHook, Java).beforeSessionRun: 'no_such_tensor:0'"
+    )

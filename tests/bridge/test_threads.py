@@ -16,7 +16,7 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def Trigger():
-    return jpype.JClass("org.jhooks.bridge.Trigger")
+    return jpype.JClass("org.jhooks.testing.Trigger")
 
 
 class Counting(jhooks.Hook):
@@ -56,14 +56,16 @@ def test_every_failure_on_every_java_thread_is_reported():
 
 def run_python(code, env=None, timeout=120):
     full_env = dict(os.environ, PYTHONPATH=REPO, **(env or {}))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout, env=full_env
+    )
 
 
 def test_a_slow_callback_in_flight_does_not_hold_up_exit():
     # A non-daemon Java thread sits in a Python callback that sleeps far longer than the timeout;
     # without the exit guard JPype would wait for it when it destroys the JVM.
-    done = run_python("""
+    done = run_python(
+        """
         import threading, time, jpype, jhooks
         from jhooks.bridge import jvm, as_java_hook
         jvm.start()
@@ -72,10 +74,13 @@ def test_a_slow_callback_in_flight_does_not_hold_up_exit():
             def afterSessionRun(self, runContext, runValues):
                 started.set()
                 time.sleep(600)
-        jpype.JClass('org.jhooks.bridge.Trigger').afterSessionRunInBackground(as_java_hook(Slow()), False)
+        jpype.JClass('org.jhooks.testing.Trigger').afterSessionRunInBackground(as_java_hook(Slow()), False)
         started.wait()
         print('main done', flush=True)
-    """, env={"JHOOKS_EXIT_GRACE_SECS": "1"}, timeout=180)
+    """,
+        env={"JHOOKS_EXIT_GRACE_SECS": "1"},
+        timeout=180,
+    )
     report = f"rc={done.returncode}\nstdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-3000:]}"
     assert done.returncode == 0, report
     assert "main done" in done.stdout, report
@@ -84,7 +89,8 @@ def test_a_slow_callback_in_flight_does_not_hold_up_exit():
 
 
 def test_the_bounded_exit_keeps_the_status_the_program_asked_for():
-    done = run_python("""
+    done = run_python(
+        """
         import sys, threading, time, jpype, jhooks
         from jhooks.bridge import jvm, as_java_hook
         jvm.start()
@@ -93,11 +99,14 @@ def test_the_bounded_exit_keeps_the_status_the_program_asked_for():
             def afterSessionRun(self, runContext, runValues):
                 started.set()
                 time.sleep(600)
-        jpype.JClass('org.jhooks.bridge.Trigger').afterSessionRunInBackground(as_java_hook(Slow()), False)
+        jpype.JClass('org.jhooks.testing.Trigger').afterSessionRunInBackground(as_java_hook(Slow()), False)
         started.wait()
         print('main done', flush=True)
         sys.exit(3)
-    """, env={"JHOOKS_EXIT_GRACE_SECS": "1"}, timeout=180)
+    """,
+        env={"JHOOKS_EXIT_GRACE_SECS": "1"},
+        timeout=180,
+    )
     report = f"rc={done.returncode}\nstdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-3000:]}"
     assert done.returncode == 3, report
     assert "main done" in done.stdout, report
@@ -105,7 +114,8 @@ def test_the_bounded_exit_keeps_the_status_the_program_asked_for():
 
 
 def test_a_python_hook_may_import_tensorflow_on_a_java_thread():
-    done = run_python("""
+    done = run_python(
+        """
         import os, sys, jpype, jhooks
         from jhooks.bridge import jvm, as_java_hook
         from jhooks.bridge.exceptions import call_java
@@ -115,9 +125,12 @@ def test_a_python_hook_may_import_tensorflow_on_a_java_thread():
             def afterSessionRun(self, runContext, runValues):
                 import tensorflow as tf
                 print('TF', float(tf.reduce_sum(tf.constant([1.5, 2.5]))), flush=True)
-        call_java(jpype.JClass('org.jhooks.bridge.Trigger').afterSessionRunConcurrently, as_java_hook(UsesTf()), 1, 1, 120000)
+        trigger = jpype.JClass('org.jhooks.testing.Trigger')
+        call_java(trigger.afterSessionRunConcurrently, as_java_hook(UsesTf()), 1, 1, 120000)
         maps = {l.split()[-1] for l in open('/proc/self/maps') if 'libtensorflow_cc.so.2' in l}
         print('RUNTIMES', len({os.stat(p).st_ino for p in maps}))
-    """, timeout=300)
+    """,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "TF 4.0" in done.stdout and "RUNTIMES 1" in done.stdout

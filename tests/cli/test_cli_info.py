@@ -12,8 +12,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def test_info_prints_versions_cache_and_classpath():
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-m", "jhooks", "info"], env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "jhooks", "info"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     import importlib.metadata
 
@@ -25,6 +26,24 @@ def test_info_prints_versions_cache_and_classpath():
         f"tensorflow: {jvm.installed_tensorflow()}",
         f"jpype: {importlib.metadata.version('JPype1')}",
         f"tensorflow-java: {jvm.tf_java_version(jars)}",
+        "jvm: JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)",
         f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}",
     ] + [f"classpath: {jar}" for jar in jars]
     assert "tensorflow: 2.18.0" in done.stdout and "tensorflow-java: 1.1.0" in done.stdout
+
+
+def test_version_is_the_one_source_of_truth_for_python_and_the_jar():
+    from jhooks.api.version import VERSION
+    from jhooks.bridge.classpath import jar_version
+
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "jhooks", "--version"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == f"jhooks {VERSION}\n"
+    java = subprocess.run(
+        ["java", "-cp", os.pathsep.join(classpath()), "org.jhooks.Version"], capture_output=True, text=True
+    )
+    assert java.returncode == 0 and java.stdout == f"{VERSION}\n", java.stderr
+    assert jar_version(classpath()[0]) == VERSION
+    import importlib.metadata
+
+    assert importlib.metadata.version("jhooks") == VERSION

@@ -39,12 +39,16 @@ def test_xfail_lists_name_runnable_cases_with_reasons(filename):
         languages, skip = combos.languages(scenarios.load(name), combo)
         assert skip is None, f"{filename}: {case} is skipped ({skip}), so it cannot be an expected failure"
     if filename == "xfail-java.json":
-        assert all(case.endswith("[jvm-driver-java-hooks]") for case in listed), "the JUnit suite runs jvm-driver-java-hooks only"
+        assert all(case.endswith("[jvm-driver-java-hooks]") for case in listed), (
+            "the JUnit suite runs jvm-driver-java-hooks only"
+        )
 
 
 def test_a_listed_case_that_passes_fails_the_run():
     combo = combos.parse("python-driver-python-hooks")
-    result = runner.run_case("normal_end_one_hook", combo, {"normal_end_one_hook[python-driver-python-hooks]": "listed on purpose"})
+    result = runner.run_case(
+        "normal_end_one_hook", combo, {"normal_end_one_hook[python-driver-python-hooks]": "listed on purpose"}
+    )
     assert (result.outcome, "remove it from the list" in result.detail) == ("failed", True)
 
 
@@ -61,11 +65,16 @@ def test_an_unlisted_mismatch_fails_with_a_diff(monkeypatch):
 
 def test_mixed_hooks_alternate_from_the_language_foreign_to_the_driver_and_keep_fixed_ones():
     s = {"hooks": [{"name": "a"}, {"name": "b"}, {"name": "c", "language": "java"}, {"name": "d"}]}
-    assert combos.languages(s, combos.parse("python-driver-mixed-hooks")) == (["java", "python", "java", "python"], None)
+    assert combos.languages(s, combos.parse("python-driver-mixed-hooks")) == (
+        ["java", "python", "java", "python"],
+        None,
+    )
     assert combos.languages(s, combos.parse("jvm-driver-mixed-hooks")) == (["python", "java", "java", "java"], None)
     assert combos.languages(s, combos.parse("jvm-driver-python-hooks")) == (None, "hook c must be a Java hook")
-    assert combos.languages({**s, "drivers": ["python"]}, combos.parse("jvm-driver-java-hooks"))[1] == \
-        "the scenario runs on the python driver only"
+    assert (
+        combos.languages({**s, "drivers": ["python"]}, combos.parse("jvm-driver-java-hooks"))[1]
+        == "the scenario runs on the python driver only"
+    )
 
 
 def test_error_types_match_by_either_languages_name():

@@ -20,14 +20,37 @@ def _session(recipe):
 
 
 def test_names_and_variable_kinds():
-    built, sess = _session({"input": {"values": [1.0]}, "failAtStep": 3,
-                            "placeholders": [{"name": "x", "dtype": "int32", "shape": []}]})
+    built, sess = _session(
+        {"input": {"values": [1.0]}, "failAtStep": 3, "placeholders": [{"name": "x", "dtype": "int32", "shape": []}]}
+    )
     g = built.graph
-    kinds = {n: g.get_operation_by_name(n).type for n in
-             ["global_step", "counter", "train", "input_next", "fail_at", "x", "x_doubled", "global_step_read", "counter_read", "loss"]}
-    assert kinds == {"global_step": "VariableV2", "counter": "VariableV2", "train": "AssignAdd", "input_next": "IteratorGetNext",
-                     "fail_at": "Assert", "x": "Placeholder", "x_doubled": "AddV2", "global_step_read": "AddV2",
-                     "counter_read": "AddV2", "loss": "Identity"}
+    kinds = {
+        n: g.get_operation_by_name(n).type
+        for n in [
+            "global_step",
+            "counter",
+            "train",
+            "input_next",
+            "fail_at",
+            "x",
+            "x_doubled",
+            "global_step_read",
+            "counter_read",
+            "loss",
+        ]
+    }
+    assert kinds == {
+        "global_step": "VariableV2",
+        "counter": "VariableV2",
+        "train": "AssignAdd",
+        "input_next": "IteratorGetNext",
+        "fail_at": "Assert",
+        "x": "Placeholder",
+        "x_doubled": "AddV2",
+        "global_step_read": "AddV2",
+        "counter_read": "AddV2",
+        "loss": "Identity",
+    }
     assert built.modelInstance.endpoints == {"loss": "loss:0", "trainOp": "train", "globalStep": "global_step:0"}
     sess.close()
 
@@ -59,7 +82,9 @@ def test_fail_at_step_fails_that_train_run_with_invalid_argument():
 
 
 def test_nan_loss_at_step_and_required_placeholder():
-    _, sess = _session({"nanLossAtStep": 2, "placeholders": [{"name": "x", "dtype": "float32", "shape": [2], "requiredByTrain": True}]})
+    _, sess = _session(
+        {"nanLossAtStep": 2, "placeholders": [{"name": "x", "dtype": "float32", "shape": [2], "requiredByTrain": True}]}
+    )
     feed = {"x:0": np.array([1.0, -2.0], np.float32)}
     first = sess.run(["loss:0", "x_doubled:0", "train"], feed)
     second = sess.run(["loss:0", "train"], feed)

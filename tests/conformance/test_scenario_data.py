@@ -43,19 +43,41 @@ def _broken(name, mutate):
     return scenario
 
 
-@pytest.mark.parametrize("name, mutate, problem", [
-    ("normal_end_hook_order", lambda s: s["expected"]["trace"].insert(6, "h9.begin"), "'h9' is not a scripted hook"),
-    ("normal_end_hook_order", lambda s: s["expected"]["trace"].remove("h2.before@1"), "does not follow h2.before@1"),
-    ("normal_end_one_hook", lambda s: s["expected"]["trace"].insert(0, "h1.begin"), "second h1.begin"),
-    ("results_single_fetch", lambda s: s["hooks"][0]["actions"][0].update(fetch="nope:0"), "'nope:0' is not built"),
-    ("results_single_fetch", lambda s: s["hooks"][0]["actions"][0].update(run=9), "beyond the 2 attempts"),
-    ("results_single_fetch", lambda s: s["expected"]["results"]["h1"].append(
-        {"at": "after@7", "what": "results", "value": 0}), "trace has no h1.after@7"),
-    ("feed_hook_placeholder", lambda s: s["hooks"][0]["actions"][0]["feed"]["x:0"].update(values=[1.0]), "has 1 values"),
-    ("results_tuple_fetch_python", lambda s: s["hooks"][0].update(language="java"), "needs language 'python'"),
-    ("chief_only_hooks_on_non_chief", lambda s: s["expected"]["trace"].insert(1, "c1.begin"), "chief-only hook"),
-    ("checkpoint_saver_every_2_steps", lambda s: s["expected"]["checkpoints"]["values"].update({"3": {}}), "step 3"),
-])
+@pytest.mark.parametrize(
+    "name, mutate, problem",
+    [
+        (
+            "normal_end_hook_order",
+            lambda s: s["expected"]["trace"].insert(6, "h9.begin"),
+            "'h9' is not a scripted hook",
+        ),
+        (
+            "normal_end_hook_order",
+            lambda s: s["expected"]["trace"].remove("h2.before@1"),
+            "does not follow h2.before@1",
+        ),
+        ("normal_end_one_hook", lambda s: s["expected"]["trace"].insert(0, "h1.begin"), "second h1.begin"),
+        ("results_single_fetch", lambda s: s["hooks"][0]["actions"][0].update(fetch="nope:0"), "'nope:0' is not built"),
+        ("results_single_fetch", lambda s: s["hooks"][0]["actions"][0].update(run=9), "beyond the 2 attempts"),
+        (
+            "results_single_fetch",
+            lambda s: s["expected"]["results"]["h1"].append({"at": "after@7", "what": "results", "value": 0}),
+            "trace has no h1.after@7",
+        ),
+        (
+            "feed_hook_placeholder",
+            lambda s: s["hooks"][0]["actions"][0]["feed"]["x:0"].update(values=[1.0]),
+            "has 1 values",
+        ),
+        ("results_tuple_fetch_python", lambda s: s["hooks"][0].update(language="java"), "needs language 'python'"),
+        ("chief_only_hooks_on_non_chief", lambda s: s["expected"]["trace"].insert(1, "c1.begin"), "chief-only hook"),
+        (
+            "checkpoint_saver_every_2_steps",
+            lambda s: s["expected"]["checkpoints"]["values"].update({"3": {}}),
+            "step 3",
+        ),
+    ],
+)
 def test_consistency_check_catches(name, mutate, problem):
     problems = scenarios.check_consistency(_broken(name, mutate))
     assert any(problem in p for p in problems), problems

@@ -18,13 +18,41 @@ def _env():
     return env
 
 
+def tensorboard_scalars(logdir):
+    """{tag: [(step, value), ...]} of the event files in ``logdir`` (TensorBoard's own reader)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(logdir), size_guidance={"scalars": 0})
+    events.Reload()
+    return {tag: [(e.step, e.value) for e in events.Scalars(tag)] for tag in events.Tags()["scalars"]}
+
+
 @pytest.mark.timeout(300)
 def test_demo_trains_on_both_sides_and_restores_across(tmp_path):
     out, summary = tmp_path / "out", tmp_path / "summary.json"
     done = subprocess.run(
-        [sys.executable, "-m", "jhooks", "demo", "--steps-jvm", "60", "--steps-python", "40", "--save-steps", "20",
-         "--out", str(out), "--json", str(summary), "--no-progress"],
-        env=_env(), capture_output=True, text=True, timeout=280)
+        [
+            sys.executable,
+            "-m",
+            "jhooks",
+            "demo",
+            "--steps-jvm",
+            "60",
+            "--steps-python",
+            "40",
+            "--save-steps",
+            "20",
+            "--out",
+            str(out),
+            "--json",
+            str(summary),
+            "--no-progress",
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout + done.stderr[-4000:]
     report = json.loads(summary.read_text())
 
@@ -38,16 +66,33 @@ def test_demo_trains_on_both_sides_and_restores_across(tmp_path):
     # The Java saver may or may not re-save the step it restored (60); it saves 80 and 100.
     assert by_writer["java"] in ([60, 80, 100], [80, 100])
     assert len(report["checkpoints"]) == len(by_writer["python"]) + len(by_writer["java"])
-    assert os.listdir(out / "tensorboard" / "jvm") and os.listdir(out / "tensorboard" / "python")
+    # TensorBoard: loss and step rate of both parts, at least one point in each tenth of each part
+    for part, first, steps in (("jvm", 0, 60), ("python", 60, 40)):
+        scalars = tensorboard_scalars(out / "tensorboard" / part)
+        assert set(scalars) == {"loss", "global_step/sec"}, (part, scalars)
+        for tag, points in scalars.items():
+            for tenth in range(10):
+                low, high = first + tenth * steps / 10, first + (tenth + 1) * steps / 10
+                assert any(low < step <= high for step, _ in points), (part, tag, tenth, points)
+            assert all(value > 0 for _, value in points), (part, tag, points)
+        losses = [value for _, value in scalars["loss"]]
+        assert losses[-1] < losses[0], (part, losses)
     assert "cross_restore_ok: True" in done.stdout
-    assert ("jhooks demo: logistic regression on Breast Cancer Wisconsin (Diagnostic), 456 train / 113 held-out rows"
-            in done.stdout)
+    assert (
+        "jhooks demo: logistic regression on Breast Cancer Wisconsin (Diagnostic), 456 train / 113 held-out rows"
+        in done.stdout
+    )
 
 
 def test_demo_refuses_a_foreign_nonempty_output_dir(tmp_path):
     (tmp_path / "precious.txt").write_text("keep me")
-    done = subprocess.run([sys.executable, "-m", "jhooks", "demo", "--out", str(tmp_path), "--no-progress"],
-                          env=_env(), capture_output=True, text=True, timeout=280)
+    done = subprocess.run(
+        [sys.executable, "-m", "jhooks", "demo", "--out", str(tmp_path), "--no-progress"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode != 0
     assert "holds no jhooks-demo-report.json" in done.stderr
     assert (tmp_path / "precious.txt").read_text() == "keep me"
@@ -62,8 +107,29 @@ def test_demo_report_names_the_given_csv_and_counts_its_rows(tmp_path):
     csv = tmp_path / "first100.csv"
     csv.write_text("\n".join(lines[:101]) + "\n")  # header + 100 rows: every 5th (20) held out
     done = subprocess.run(
-        [sys.executable, "-m", "jhooks", "demo", "--csv", str(csv), "--steps-jvm", "4", "--steps-python", "4",
-         "--save-steps", "2", "--out", str(tmp_path / "out"), "--no-progress"],
-        env=_env(), capture_output=True, text=True, timeout=280)
+        [
+            sys.executable,
+            "-m",
+            "jhooks",
+            "demo",
+            "--csv",
+            str(csv),
+            "--steps-jvm",
+            "4",
+            "--steps-python",
+            "4",
+            "--save-steps",
+            "2",
+            "--out",
+            str(tmp_path / "out"),
+            "--no-progress",
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout + done.stderr[-4000:]
-    assert done.stdout.splitlines()[1] == "jhooks demo: logistic regression on first100.csv, 80 train / 20 held-out rows"
+    assert (
+        done.stdout.splitlines()[1] == "jhooks demo: logistic regression on first100.csv, 80 train / 20 held-out rows"
+    )

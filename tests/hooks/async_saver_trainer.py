@@ -4,9 +4,9 @@ resuming from the latest checkpoint, and prints each finished global step (flush
 import sys
 
 import tensorflow as tf
+from hooks_support import Model, monitored
 
 from jhooks.hooks import AsyncCheckpointSaverHook
-from hooks_support import Model, monitored
 
 
 def main(checkpointDir: str, size: int) -> None:

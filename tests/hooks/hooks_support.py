@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
@@ -17,11 +18,12 @@ class Model:
     """A real tf.compat.v1 graph: linear regression on a fed batch plus a step counter.
 
     Each ``train`` run adds 1 to ``count`` and to the global step in one run, does one gradient
-    step on ``w``/``b`` (after taking one element of ``range(inputs)`` when given), and fills ``big`` (``size`` floats) with the new step value, so a
+    step on ``w``/``b`` (after taking one element of ``range(inputs)`` when given), and fills ``big``
+    (``size`` floats) with the new step value, so a
     checkpoint is consistent iff count == global_step == every element of big.
     """
 
-    def __init__(self, size: int = 16, nanAt: Optional[int] = None, inputs: Optional[int] = None) -> None:
+    def __init__(self, size: int = 16, nanAt: int | None = None, inputs: int | None = None) -> None:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
         self.y = tf.constant([2.0, 4.0, 6.0, 8.0], name="y")
@@ -31,12 +33,12 @@ class Model:
         self.count = tf.compat.v1.get_variable("count", initializer=np.int64(0))
         self.big = tf.compat.v1.get_variable("big", initializer=np.zeros([size], np.float32))
         deps = []
-        if inputs is not None:   # every step first takes an element of range(inputs): end of input after that
+        if inputs is not None:  # every step first takes an element of range(inputs): end of input after that
             it = tf.compat.v1.data.make_one_shot_iterator(tf.data.Dataset.range(inputs))
             deps.append(tf.identity(it.get_next(), name="next_input"))
         with tf.control_dependencies(deps):
             loss = tf.reduce_mean(tf.square(self.w * self.x + self.b - self.y))
-        if nanAt is not None:   # loss becomes NaN from global step nanAt on
+        if nanAt is not None:  # loss becomes NaN from global step nanAt on
             loss = tf.where(self.gs >= nanAt, tf.constant(np.nan, tf.float32), loss)
         self.loss = tf.identity(loss, name="loss")
         opt = tf.compat.v1.train.GradientDescentOptimizer(0.01)
@@ -53,15 +55,20 @@ class Model:
         self.train = tf.group(counted, filled, name="train")
 
 
-def monitored(hooks: List[Any], checkpointDir: Optional[str] = None) -> Any:
+def monitored(hooks: list[Any], checkpointDir: str | None = None) -> Any:
     """A TF MonitoredSession running ``hooks`` (jhooks hooks adapted, TF hooks as they are);
     restores the latest checkpoint of ``checkpointDir`` when given."""
     creator = tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=checkpointDir)
     return tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=to_tf_hooks(hooks))
 
 
-def train(hooks: List[Any], model: Model, steps: int, checkpointDir: Optional[str] = None,
-          feed: Optional[Callable[[int], Dict[Any, Any]]] = None) -> Dict[str, Any]:
+def train(
+    hooks: list[Any],
+    model: Model,
+    steps: int,
+    checkpointDir: str | None = None,
+    feed: Callable[[int], dict[Any, Any]] | None = None,
+) -> dict[str, Any]:
     """Runs ``model.train`` until ``steps`` runs or a stop request; returns runs, final step, stop flag."""
     runs = 0
     with monitored(hooks, checkpointDir) as sess:
@@ -81,12 +88,12 @@ def in_graph(build: Callable[[], Any]) -> Any:
         return g, build()
 
 
-def read_checkpoint(prefix: str) -> Dict[str, np.ndarray]:
+def read_checkpoint(prefix: str) -> dict[str, np.ndarray]:
     reader = tf.train.load_checkpoint(prefix)
     return {k: reader.get_tensor(k) for k in reader.get_variable_to_shape_map()}
 
 
-def restore_with_v1_saver(prefix: str, size: int = 16) -> Dict[str, Any]:
+def restore_with_v1_saver(prefix: str, size: int = 16) -> dict[str, Any]:
     """Restores ``prefix`` into a fresh copy of the Model graph with tf.compat.v1.train.Saver."""
     g = tf.Graph()
     with g.as_default():
@@ -101,12 +108,13 @@ def restore_with_v1_saver(prefix: str, size: int = 16) -> Dict[str, Any]:
 class RecordingListener(CheckpointSaverListener):
     """A CheckpointSaverListener appending ``callback(step)`` and the thread to ``log``."""
 
-    def __init__(self, log: List[str], stopAfter: Optional[int] = None,
-                 onAfterSave: Optional[Callable[[Any, int], None]] = None) -> None:
+    def __init__(
+        self, log: list[str], stopAfter: int | None = None, onAfterSave: Callable[[Any, int], None] | None = None
+    ) -> None:
         self.log = log
         self.stopAfter = stopAfter
         self.onAfterSave = onAfterSave
-        self.threads: List[str] = []
+        self.threads: list[str] = []
 
     def begin(self) -> None:
         self.log.append("begin")

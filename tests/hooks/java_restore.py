@@ -18,9 +18,13 @@ def main(prefix: str, size: int, classpath: str, cache: str) -> None:
 
     with Graph() as g:
         tf = Ops.create(g)
-        specs = {"w": (Shape.scalar(), TFloat32), "b": (Shape.scalar(), TFloat32),
-                 "big": (Shape.of(size), TFloat32), "count": (Shape.scalar(), TInt64),
-                 "global_step": (Shape.scalar(), TInt64)}
+        specs = {
+            "w": (Shape.scalar(), TFloat32),
+            "b": (Shape.scalar(), TFloat32),
+            "big": (Shape.of(size), TFloat32),
+            "count": (Shape.scalar(), TInt64),
+            "global_step": (Shape.scalar(), TInt64),
+        }
         for name, (shape, dtype) in specs.items():
             tf.withName(name).variable(shape, dtype.class_)
         with Session(g) as s:

@@ -11,11 +11,11 @@ import time
 
 import numpy as np
 import tensorflow as tf
-
-from jhooks.hooks import CheckpointState
 from hooks_support import read_checkpoint, restore_with_v1_saver
 
-SIZE = 1_000_000          # 4 MB of floats per checkpoint, so writes are in flight when killed
+from jhooks.hooks import CheckpointState
+
+SIZE = 1_000_000  # 4 MB of floats per checkpoint, so writes are in flight when killed
 ROUNDS = 5
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -23,8 +23,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def start(checkpointDir: str) -> subprocess.Popen:
     root = os.path.dirname(os.path.dirname(HERE))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, HERE]), TF_CPP_MIN_LOG_LEVEL="3")
-    return subprocess.Popen([sys.executable, os.path.join(HERE, "async_saver_trainer.py"), checkpointDir, str(SIZE)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, os.path.join(HERE, "async_saver_trainer.py"), checkpointDir, str(SIZE)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
 
 
 def test_sigkill_during_async_saves_leaves_a_consistent_latest_checkpoint(tmp_path):
@@ -53,11 +58,11 @@ def test_sigkill_during_async_saves_leaves_a_consistent_latest_checkpoint(tmp_pa
         restored = restore_with_v1_saver(latest, size=SIZE)
         assert restored["global_step"] == restored["count"] == label
         np.testing.assert_array_equal(restored["big"], np.full([SIZE], float(label), np.float32))
-        for prefix in CheckpointState.allCheckpoints(ckpt):   # every listed checkpoint is whole too
+        for prefix in CheckpointState.allCheckpoints(ckpt):  # every listed checkpoint is whole too
             step = int(prefix.rsplit("-", 1)[1])
             values = read_checkpoint(prefix)
             assert int(values["global_step"]) == int(values["count"]) == step
         assert label >= previous and label <= seen[-1]
         previous = label
         labels.append(label)
-    assert labels[-1] > labels[0]   # training progressed across restarts
+    assert labels[-1] > labels[0]  # training progressed across restarts

@@ -10,10 +10,11 @@ import threading
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
 
+import jhooks
 from jhooks.api.errors import HookError
 from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaveError, CheckpointState, Saver
-from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
 
 
 class GatedAsyncSaver(AsyncCheckpointSaverHook):
@@ -52,7 +53,7 @@ class GatedAsyncSaver(AsyncCheckpointSaverHook):
 
 
 def steps_on_disk(d):
-    return sorted(int(f[len("model.ckpt-"):-len(".index")]) for f in os.listdir(d) if f.endswith(".index"))
+    return sorted(int(f[len("model.ckpt-") : -len(".index")]) for f in os.listdir(d) if f.endswith(".index"))
 
 
 def assert_consistent(prefix, step):
@@ -71,8 +72,15 @@ def test_same_save_steps_and_final_values_as_tensorflow_sync_hook(tmp_path, save
 
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
-        train([tf.compat.v1.train.CheckpointSaverHook(str(tmp_path / "tf"), save_steps=saveSteps,
-                                                      listeners=[TfListener()])], m, runs)
+        train(
+            [
+                tf.compat.v1.train.CheckpointSaverHook(
+                    str(tmp_path / "tf"), save_steps=saveSteps, listeners=[TfListener()]
+                )
+            ],
+            m,
+            runs,
+        )
     _, m2 = in_graph(Model)
     with m2.gs.graph.as_default():
         hook = AsyncCheckpointSaverHook(str(tmp_path / "ours"), saveSteps=saveSteps, maxToKeep=0)
@@ -104,11 +112,12 @@ def test_overlapping_saves_wait_are_counted_and_logged(tmp_path, caplog):
     with m.gs.graph.as_default():
         hook = GatedAsyncSaver(str(tmp_path), saveSteps=1, maxToKeep=0)
         train([hook], m, 4)
-    assert hook.savedSteps() == [0, 1, 2, 3, 4]          # nothing skipped
-    assert hook.overlapCount() == 4                      # saves 1..4 each waited for the previous write
+    assert hook.savedSteps() == [0, 1, 2, 3, 4]  # nothing skipped
+    assert hook.overlapCount() == 4  # saves 1..4 each waited for the previous write
     waited = [r.getMessage() for r in caplog.records if "waited" in r.getMessage()]
     assert [w.split(" waited")[0] for w in waited] == [
-        f"AsyncCheckpointSaverHook: save for step {s}" for s in (1, 2, 3, 4)]
+        f"AsyncCheckpointSaverHook: save for step {s}" for s in (1, 2, 3, 4)
+    ]
     assert [w.split("for the save of step ")[1] for w in waited] == [f"{s - 1} (overlap #{s})" for s in (1, 2, 3, 4)]
 
 
@@ -117,8 +126,14 @@ def test_after_save_runs_on_the_training_thread_after_files_and_state_are_on_dis
 
     def check(session, step):
         prefix = str(tmp_path / f"model.ckpt-{step}")
-        seen.append((step, os.path.exists(prefix + ".index"), CheckpointState.latestCheckpoint(str(tmp_path)) is not None,
-                     prefix in CheckpointState.allCheckpoints(str(tmp_path))))
+        seen.append(
+            (
+                step,
+                os.path.exists(prefix + ".index"),
+                CheckpointState.latestCheckpoint(str(tmp_path)) is not None,
+                prefix in CheckpointState.allCheckpoints(str(tmp_path)),
+            )
+        )
 
     log = []
     listener = RecordingListener(log, onAfterSave=check)
@@ -126,8 +141,18 @@ def test_after_save_runs_on_the_training_thread_after_files_and_state_are_on_dis
     with m.gs.graph.as_default():
         hook = GatedAsyncSaver(str(tmp_path), saveSteps=2, maxToKeep=0, listeners=[listener])
         train([hook], m, 5)
-    assert log == ["begin", "beforeSave(0)", "afterSave(0)", "beforeSave(2)", "afterSave(2)", "beforeSave(4)",
-                   "afterSave(4)", "beforeSave(5)", "afterSave(5)", "end(5)"]
+    assert log == [
+        "begin",
+        "beforeSave(0)",
+        "afterSave(0)",
+        "beforeSave(2)",
+        "afterSave(2)",
+        "beforeSave(4)",
+        "afterSave(4)",
+        "beforeSave(5)",
+        "afterSave(5)",
+        "end(5)",
+    ]
     assert seen == [(s, True, True, True) for s in (0, 2, 4, 5)]
     assert set(listener.threads) == {threading.main_thread().name}
 
@@ -157,18 +182,18 @@ def test_background_write_failure_reaches_the_training_thread(tmp_path):
     assert e.value.globalStep == 2 and e.value.prefix == str(tmp_path / "model.ckpt-2")
     assert isinstance(e.value.__cause__, OSError)
     assert str(e.value).startswith("AsyncCheckpointSaverHook.")
-    assert "background save of step 2 to " in str(e.value) and "injected write failure" in str(e.value)
+    assert "checkpoint save of global step 2 to " in str(e.value) and "injected write failure" in str(e.value)
     assert len(runs) < 10
     assert hook.savedSteps() == [0]
     assert CheckpointState.latestCheckpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-0")
-    hook.close()   # nothing pending any more: the failure was raised once
+    hook.close()  # nothing pending any more: the failure was raised once
 
 
 def test_real_io_failure_checkpoint_dir_replaced_by_a_file(tmp_path):
     ckpt = tmp_path / "ckpt"
 
     def sabotage(session, step):
-        if step == 0:    # after the first checkpoint: the directory becomes a plain file
+        if step == 0:  # after the first checkpoint: the directory becomes a plain file
             shutil.rmtree(ckpt)
             ckpt.write_text("not a directory")
 
@@ -201,12 +226,14 @@ def test_wait_for_pending_saves_and_explicit_variables(tmp_path):
             assert hook.savedSteps() == [0, 1, 2, 3]
             assert CheckpointState.latestCheckpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-3")
     assert sorted(read_checkpoint(str(tmp_path / "model.ckpt-3"))) == ["count", "global_step"]
-    assert [os.path.basename(p) for p in CheckpointState.allCheckpoints(str(tmp_path))] == ["model.ckpt-2",
-                                                                                           "model.ckpt-3"]
+    assert [os.path.basename(p) for p in CheckpointState.allCheckpoints(str(tmp_path))] == [
+        "model.ckpt-2",
+        "model.ckpt-3",
+    ]
 
 
 def test_view_without_saveable_variables_is_named(tmp_path):
-    class BareView:
+    class BareView(jhooks.Session):  # a view that inherits globalStep() but lists no variables
         def __init__(self, inner):
             self.inner = inner
 
@@ -237,8 +264,11 @@ def test_saveable_variables_are_what_session_save_writes(tmp_path):
     with m.gs.graph.as_default():
         hook = Capture(str(tmp_path / "async"), saveSteps=10)
         train([hook], m, 1)
-    assert sorted(hook.listed) == sorted(read_checkpoint(str(tmp_path / "by-save"))) == [
-        "b", "big", "count", "global_step", "w"]
+    assert (
+        sorted(hook.listed)
+        == sorted(read_checkpoint(str(tmp_path / "by-save")))
+        == ["b", "big", "count", "global_step", "w"]
+    )
     assert hook.listed["w"] == "w/Read/ReadVariableOp:0"
     a, b = read_checkpoint(str(tmp_path / "by-save")), read_checkpoint(str(tmp_path / "async" / "model.ckpt-0"))
     assert sorted(a) == sorted(b)

@@ -7,9 +7,9 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
 
 from jhooks.hooks import CheckpointSaverHook, CheckpointState, Saver, Scaffold
-from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
 
 
 class TfStepListener(tf.compat.v1.train.CheckpointSaverListener):
@@ -32,17 +32,19 @@ def test_same_save_steps_and_values_as_tensorflow(tmp_path, saveSteps, runs):
     tfLog, ourLog = [], []
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
-        tfHook = tf.compat.v1.train.CheckpointSaverHook(str(tmp_path / "tf"), save_steps=saveSteps,
-                                                        listeners=[TfStepListener(tfLog)])
+        tfHook = tf.compat.v1.train.CheckpointSaverHook(
+            str(tmp_path / "tf"), save_steps=saveSteps, listeners=[TfStepListener(tfLog)]
+        )
         train([tfHook], m, runs)
     _, m2 = in_graph(Model)
     with m2.gs.graph.as_default():
-        hook = CheckpointSaverHook(str(tmp_path / "ours"), saveSteps=saveSteps, maxToKeep=0,
-                                   listeners=[RecordingListener(ourLog)])
+        hook = CheckpointSaverHook(
+            str(tmp_path / "ours"), saveSteps=saveSteps, maxToKeep=0, listeners=[RecordingListener(ourLog)]
+        )
         train([hook], m2, runs)
-    assert ourLog[1:-1] == tfLog           # begin / end(...) are ours only (TF's listener ignores them)
+    assert ourLog[1:-1] == tfLog  # begin / end(...) are ours only (TF's listener ignores them)
     assert ourLog[0] == "begin" and ourLog[-1] == f"end({runs})"
-    assert hook.savedSteps() == [int(e[len("afterSave("):-1]) for e in tfLog if e.startswith("afterSave")]
+    assert hook.savedSteps() == [int(e[len("afterSave(") : -1]) for e in tfLog if e.startswith("afterSave")]
     ours = CheckpointState.latestCheckpoint(str(tmp_path / "ours"))
     theirs = tf.train.latest_checkpoint(str(tmp_path / "tf"))
     assert os.path.basename(ours) == os.path.basename(theirs) == f"model.ckpt-{runs}"
@@ -80,8 +82,10 @@ def test_max_to_keep_rotates_files_and_state(tmp_path):
         train([hook], m, 5)
     assert hook.savedSteps() == [0, 1, 2, 3, 4, 5]
     assert steps_of(str(tmp_path)) == [4, 5]
-    assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".index")) == ["model.ckpt-4.index",
-                                                                               "model.ckpt-5.index"]
+    assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".index")) == [
+        "model.ckpt-4.index",
+        "model.ckpt-5.index",
+    ]
     state = tf.train.get_checkpoint_state(str(tmp_path))
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == ["model.ckpt-4", "model.ckpt-5"]
     assert not [f for f in os.listdir(tmp_path) if f.startswith("checkpoint.tmp")]
@@ -103,15 +107,24 @@ def test_listener_stop_request_is_honoured(tmp_path):
         hook = CheckpointSaverHook(str(tmp_path), saveSteps=2, listeners=[RecordingListener(log, stopAfter=4)])
         out = train([hook], m, 100)
     assert out == {"runs": 4, "stopped": True, "lastStep": None}
-    assert log == ["begin", "beforeSave(0)", "afterSave(0)", "beforeSave(2)", "afterSave(2)",
-                   "beforeSave(4)", "afterSave(4)", "end(4)"]
+    assert log == [
+        "begin",
+        "beforeSave(0)",
+        "afterSave(0)",
+        "beforeSave(2)",
+        "afterSave(2)",
+        "beforeSave(4)",
+        "afterSave(4)",
+        "end(4)",
+    ]
 
 
 def test_listener_stop_at_session_creation_is_honoured(tmp_path):
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
-        out = train([CheckpointSaverHook(str(tmp_path), saveSteps=2, listeners=[RecordingListener([], stopAfter=0)])],
-                    m, 100)
+        out = train(
+            [CheckpointSaverHook(str(tmp_path), saveSteps=2, listeners=[RecordingListener([], stopAfter=0)])], m, 100
+        )
     assert out["runs"] == 0 and out["stopped"]
 
 
@@ -126,15 +139,18 @@ def test_explicit_variables_are_snapshotted(tmp_path):
     assert int(values["count"]) == int(values["global_step"]) == 3
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(saveSteps=1, saveSecs=1.0), "exactly one of saveSecs and saveSteps should be provided."),
-    (dict(), "exactly one of saveSecs and saveSteps should be provided."),
-    (dict(saveSteps=0), "saveSteps must be positive, got 0"),
-    (dict(saveSecs=-1), "saveSecs must be positive, got -1"),
-    (dict(saveSteps=1, saver=Saver(), scaffold=Scaffold()), "You cannot provide both saver and scaffold."),
-    (dict(saveSteps=1, saver=Saver(), maxToKeep=2), "You cannot provide both saver and maxToKeep."),
-    (dict(saveSteps=1, maxToKeep=-1), "maxToKeep must be >= 0, got -1"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(saveSteps=1, saveSecs=1.0), "exactly one of saveSecs and saveSteps should be provided."),
+        (dict(), "exactly one of saveSecs and saveSteps should be provided."),
+        (dict(saveSteps=0), "saveSteps must be positive, got 0"),
+        (dict(saveSecs=-1), "saveSecs must be positive, got -1"),
+        (dict(saveSteps=1, saver=Saver(), scaffold=Scaffold()), "You cannot provide both saver and scaffold."),
+        (dict(saveSteps=1, saver=Saver(), maxToKeep=2), "You cannot provide both saver and maxToKeep."),
+        (dict(saveSteps=1, maxToKeep=-1), "maxToKeep must be >= 0, got -1"),
+    ],
+)
 def test_argument_errors(tmp_path, kwargs, message):
     with pytest.raises(ValueError) as e:
         CheckpointSaverHook(str(tmp_path), **kwargs)
@@ -149,6 +165,7 @@ def test_checkpoint_dir_must_be_given():
 @pytest.mark.parametrize("hookClass", ["sync", "async"])
 def test_save_secs_saves_at_creation_and_end_when_the_timer_does_not_fire(tmp_path, hookClass):
     from jhooks.hooks import AsyncCheckpointSaverHook
+
     cls = CheckpointSaverHook if hookClass == "sync" else AsyncCheckpointSaverHook
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
@@ -169,6 +186,9 @@ def test_a_checkpoint_dir_that_is_a_file_fails_in_begin_naming_hook_and_dir(tmp_
     _, m = in_graph(Model)
     with m.gs.graph.as_default(), pytest.raises(HookError) as err:
         train([hook], m, 2)
-    assert str(err.value) == f"{hookClass}.begin: cannot create checkpointDir {str(path)!r}: it exists and is not a directory"
+    assert (
+        str(err.value)
+        == f"{hookClass}.begin: cannot create checkpointDir {str(path)!r}: it exists and is not a directory"
+    )
     assert isinstance(err.value.__cause__, FileExistsError)
     assert log == [] and path.read_text() == "not a dir"

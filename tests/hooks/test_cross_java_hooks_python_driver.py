@@ -16,13 +16,14 @@ import jpype
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, read_checkpoint, train
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import jhooks
 from jhooks import hooks as pyhooks
 from jhooks.bridge import JavaHook
 from jhooks.bridge.arrays import to_java, to_numpy
-from hooks_support import Model, in_graph, read_checkpoint, train
+from jhooks.hooks import NanLossDuringTrainingError
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -74,25 +75,6 @@ class Recorder(jhooks.Hook):
 
 # --- LoggingTensorHook ----------------------------------------------------------------------------
 
-class JulRecords:
-    """A java.util.logging StreamHandler on one logger whose Filter keeps each record it is given
-    as (level, logger, message) and lets none through to the stream."""
-
-    def __init__(self, loggerName):
-        self.records = []
-        self.logger = jpype.JClass("java.util.logging.Logger").getLogger(loggerName)
-        self.handler = jpype.JClass("java.util.logging.StreamHandler")(
-            jpype.JClass("java.io.ByteArrayOutputStream")(), jpype.JClass("java.util.logging.SimpleFormatter")())
-        self.handler.setFilter(jpype.JProxy("java.util.logging.Filter", dict={"isLoggable": self._keep}))
-        self.logger.addHandler(self.handler)
-
-    def _keep(self, record):
-        self.records.append((str(record.getLevel()), str(record.getLoggerName()), str(record.getMessage())))
-        return False
-
-    def close(self):
-        self.logger.removeHandler(self.handler)
-
 
 def parse_line(line):
     """``"loss = 1.5, step = 2 (0.001 sec)"`` -> ({"loss": 1.5, "step": 2.0}, has the elapsed part)."""
@@ -100,32 +82,32 @@ def parse_line(line):
     return {k: float(v) for k, v in (part.split(" = ") for part in body.split(", "))}, bool(timed)
 
 
-def test_java_logging_tensor_hook_logs_the_python_twins_values_through_java_util_logging(caplog):
+def test_java_logging_tensor_hook_logs_the_python_twins_values_to_python_logging(caplog):
     tensors = {"step": "global_step:0", "loss": "loss:0"}
     _, m = in_graph(Model)
     java = J("LoggingTensorHook")(java_map(tensors), Int(2), None, True, None)
     twin = pyhooks.LoggingTensorHook(tensors, everyNIter=2, atEnd=True)
-    captured = JulRecords("org.jhooks.hooks.LoggingTensorHook")
-    try:
-        with m.gs.graph.as_default(), caplog.at_level(logging.INFO, logger="jhooks.hooks.logging_tensor"):
-            train([JavaHook(java), twin], m, 5)
-    finally:
-        captured.close()
-    java_lines = [parse_line(msg) for _, _, msg in captured.records]
-    python_lines = [parse_line(r.getMessage()) for r in caplog.records if r.name == "jhooks.hooks.logging_tensor"]
-    assert {(level, name) for level, name, _ in captured.records} == {("INFO", "org.jhooks.hooks.LoggingTensorHook")}
+    with m.gs.graph.as_default(), caplog.at_level(logging.INFO):
+        train([JavaHook(java), twin], m, 5)
+    java_records = [r for r in caplog.records if r.name.startswith("org.jhooks")]
+    python_records = [r for r in caplog.records if r.name == "jhooks.hooks.logging_tensor"]
+    java_lines = [parse_line(r.getMessage()) for r in java_records]
+    python_lines = [parse_line(r.getMessage()) for r in python_records]
+    assert {(r.levelname, r.name) for r in java_records} == {("INFO", "org.jhooks.hooks.LoggingTensorHook")}
     # runs 0, 2, 4 (global step before each run's increment), then atEnd after 5 steps; as TF, every
     # line but the first carries the seconds since the previous one
     assert [(v["step"], timed) for v, timed in java_lines] == [(0, False), (2, True), (4, True), (5, True)]
     assert java_lines == python_lines
     # the same text too (float32 digits in both languages), but for the measured seconds
-    assert [re.sub(r" \(.*sec\)$", "", m) for _, _, m in captured.records] == [
-        re.sub(r" \(.*sec\)$", "", r.getMessage()) for r in caplog.records if r.name == "jhooks.hooks.logging_tensor"]
-    assert len(set(v["loss"] for v, _ in java_lines)) == 4   # the loss changes as w, b train
-    assert [str(s) for s in java.loggedLines()] == [msg for _, _, msg in captured.records]
+    assert [re.sub(r" \(.*sec\)$", "", r.getMessage()) for r in java_records] == [
+        re.sub(r" \(.*sec\)$", "", r.getMessage()) for r in python_records
+    ]
+    assert len(set(v["loss"] for v, _ in java_lines)) == 4  # the loss changes as w, b train
+    assert [str(s) for s in java.loggedLines()] == [r.getMessage() for r in java_records]
 
 
 # --- StepCounterHook and SummarySaverHook: event files ---------------------------------------------
+
 
 def test_java_step_counter_writes_global_step_per_sec_at_tensorflows_steps(tmp_path):
     _, m = in_graph(Model)
@@ -156,8 +138,11 @@ def with_summaries():
 def run_tf_summary_saver(logdir, saveSteps, runs):
     _, m = in_graph(with_summaries)
     with m.gs.graph.as_default():
-        train([tf.compat.v1.train.SummarySaverHook(save_steps=saveSteps, output_dir=str(logdir), summary_op=m.merged)],
-              m, runs)
+        train(
+            [tf.compat.v1.train.SummarySaverHook(save_steps=saveSteps, output_dir=str(logdir), summary_op=m.merged)],
+            m,
+            runs,
+        )
         tf.compat.v1.summary.FileWriterCache.clear()
     return events(logdir)
 
@@ -181,13 +166,16 @@ def test_java_summary_saver_writes_tensorflows_serialized_summaries(tmp_path):
         train([JavaHook(java)], m, 7)
     ours = events(tmp_path / "java")
     assert [(e.step, e.value) for e in ours.Scalars("train_loss")] == [
-        (e.step, e.value) for e in theirs.Scalars("train_loss")]
+        (e.step, e.value) for e in theirs.Scalars("train_loss")
+    ]
     assert [(e.step, e.histogram_value) for e in ours.Histograms("x_hist")] == [
-        (e.step, e.histogram_value) for e in theirs.Histograms("x_hist")]
+        (e.step, e.histogram_value) for e in theirs.Histograms("x_hist")
+    ]
     assert [e.step for e in ours.Histograms("x_hist")] == [1, 3, 5, 7]
 
 
 # --- FeedFnHook -----------------------------------------------------------------------------------
+
 
 def final_values(m):
     return tf.compat.v1.train.FinalOpsHook({"w": m.w.value(), "b": m.b.value()})
@@ -221,7 +209,8 @@ def test_java_feed_fn_hook_feeds_the_placeholder_that_trains_the_model():
 
 # --- ProgressBarHook ------------------------------------------------------------------------------
 
-def test_java_progress_bar_draws_to_its_stream_up_to_the_last_step():
+
+def test_java_progress_bar_prints_its_lines_to_its_stream_up_to_the_last_step():
     out = jpype.JClass("java.io.ByteArrayOutputStream")()
     stream = jpype.JClass("java.io.PrintStream")(out, True, "UTF-8")
     _, m = in_graph(Model)
@@ -230,18 +219,19 @@ def test_java_progress_bar_draws_to_its_stream_up_to_the_last_step():
     with m.gs.graph.as_default():
         train([losses, JavaHook(java)], m, 6)
     text = str(out.toString("UTF-8"))
-    assert text.endswith("\n") and text.startswith("\r")
-    lines = text[1:-1].split("\r")
-    # drawn after runs 0, 2, 4 at the re-read global step (1, 3, 5), then in end() at 6
-    assert [ln.split(" [")[0] for ln in lines] == ["1/6", "3/6", "5/6", "6/6"]
-    assert lines[-1].startswith("6/6 [" + "#" * 30 + "] 100% ")
-    assert lines[0].startswith("1/6 [" + "#" * 5 + "-" * 25 + "]  16% ")
-    shown = [float(re.search(r", loss=(\S+)$", ln).group(1)) for ln in lines[:3]]
-    assert shown == [pytest.approx(losses.seen[i]["loss"]) for i in (0, 2, 4)]
+    lines = text.splitlines()
+    assert "\r" not in text and all(
+        re.fullmatch(r"\d/6 steps \(\d+%\), [\d.]+ s, [\d.]+ step/s, loss=\S+", line) for line in lines
+    ), text
+    # the first run is sampled: the global step re-read after it is 1 (16 %, a line), with its loss
+    assert lines[0].startswith("1/6 steps (16%), ")
+    assert float(re.search(r", loss=(\S+)$", lines[0]).group(1)) == pytest.approx(losses.seen[0]["loss"])
+    assert lines[-1].startswith("6/6 steps (100%), ")
     assert java.position() == 6
 
 
 # --- FinalOpsHook, StopAtStepHook, NanTensorHook -------------------------------------------------
+
 
 def test_java_final_ops_hook_gets_the_values_of_the_python_twin():
     ops = {"step": "global_step:0", "loss": "loss:0", "big": "big:0"}
@@ -270,14 +260,18 @@ def test_java_stop_at_step_hook_stops_at_its_step(numSteps, lastStep, runs):
     assert int(java.lastStep()) == runs
 
 
-def test_java_nan_tensor_hook_raises_its_java_error_into_the_python_driver():
+def test_java_nan_tensor_hook_raises_the_python_twin_of_its_java_error_into_the_python_driver():
+    # The Python caller gets jhooks' Python error, the Java original as __cause__ (docs/bridge.md)
     _, m = in_graph(lambda: Model(nanAt=3))
     runs = Recorder({"step": "global_step:0"})
-    with m.gs.graph.as_default(), pytest.raises(J("NanLossDuringTrainingException")) as e:
+    with m.gs.graph.as_default(), pytest.raises(NanLossDuringTrainingError) as e:
         train([runs, JavaHook(J("NanTensorHook")("loss:0"))], m, 10)
-    assert str(e.value.getMessage()) == (
-        "NaN loss during training. (NanTensorHook.afterSessionRun: loss:0 is NaN at global step 4)")
-    assert str(e.value.getClass().getName()) == "org.jhooks.hooks.NanLossDuringTrainingException"
+    message = "NaN loss during training. (NanTensorHook.afterSessionRun: loss:0 is NaN at global step 4)"
+    assert str(e.value) == message
+    assert e.value.globalStep == 4
+    java = e.value.__cause__
+    assert str(java.getClass().getName()) == "org.jhooks.hooks.NanLossDuringTrainingException"
+    assert str(java.getMessage()) == message
     assert any("at org.jhooks.hooks.NanTensorHook.afterSessionRun" in n for n in e.value.__notes__)
     assert [r["step"] for r in runs.seen] == [0, 1, 2, 3]
 
@@ -291,6 +285,7 @@ def test_java_nan_tensor_hook_without_fail_requests_a_stop():
 
 # --- CheckpointSaverHook and AsyncCheckpointSaverHook without explicit variables ------------------
 
+
 @pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
 def test_java_saver_writes_every_variable_of_the_python_graph(tmp_path, kind):
     ckpt = str(tmp_path)
@@ -303,8 +298,7 @@ def test_java_saver_writes_every_variable_of_the_python_graph(tmp_path, kind):
     assert [int(s) for s in java.savedSteps()] == [0, 2, 4, 5]
     assert tf.train.latest_checkpoint(ckpt) == os.path.join(ckpt, "model.ckpt-5")
     state = tf.train.get_checkpoint_state(ckpt)
-    assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == [
-        f"model.ckpt-{s}" for s in (0, 2, 4, 5)]
+    assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == [f"model.ckpt-{s}" for s in (0, 2, 4, 5)]
     for step in (0, 2, 4, 5):
         values = read_checkpoint(os.path.join(ckpt, f"model.ckpt-{step}"))
         assert sorted(values) == ["b", "big", "count", "global_step", "w"]

@@ -6,11 +6,11 @@ import os
 
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, train
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from jhooks.hooks import Scaffold, StepCounterHook, SummarySaverHook
 from jhooks.hooks.event_writer import EventWriter
-from hooks_support import Model, in_graph, train
 
 
 def load(logdir):
@@ -32,7 +32,7 @@ def test_step_counter_writes_the_same_steps_as_tensorflow(tmp_path, everyNSteps,
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
         train([tf.compat.v1.train.StepCounterHook(every_n_steps=everyNSteps, output_dir=str(tmp_path / "tf"))], m, runs)
-        tf.compat.v1.summary.FileWriterCache.clear()   # TF's hook never flushes its cached writer
+        tf.compat.v1.summary.FileWriterCache.clear()  # TF's hook never flushes its cached writer
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
         hook = StepCounterHook(everyNSteps=everyNSteps, outputDir=str(tmp_path / "ours"))
@@ -55,15 +55,24 @@ def test_step_counter_argument_errors():
 def test_summary_saver_writes_the_same_events_as_tensorflow(tmp_path, saveSteps, runs):
     _, m = in_graph(with_summaries)
     with m.gs.graph.as_default():
-        train([tf.compat.v1.train.SummarySaverHook(save_steps=saveSteps, output_dir=str(tmp_path / "tf"),
-                                                   summary_op=m.merged)], m, runs)
+        train(
+            [
+                tf.compat.v1.train.SummarySaverHook(
+                    save_steps=saveSteps, output_dir=str(tmp_path / "tf"), summary_op=m.merged
+                )
+            ],
+            m,
+            runs,
+        )
         tf.compat.v1.summary.FileWriterCache.clear()
     _, m = in_graph(with_summaries)
     with m.gs.graph.as_default():
         hook = SummarySaverHook(saveSteps=saveSteps, outputDir=str(tmp_path / "ours"), summaryOp=m.merged.name)
         train([hook], m, runs)
     theirs, ours = load(tmp_path / "tf"), load(tmp_path / "ours")
-    assert [(e.step, e.value) for e in ours.Scalars("train_loss")] == [(e.step, e.value) for e in theirs.Scalars("train_loss")]
+    assert [(e.step, e.value) for e in ours.Scalars("train_loss")] == [
+        (e.step, e.value) for e in theirs.Scalars("train_loss")
+    ]
     assert [e.step for e in ours.Histograms("w_hist")] == [e.step for e in theirs.Histograms("w_hist")]
     assert hook.writtenSteps() == [e.step for e in ours.Scalars("train_loss")]
     assert len(os.listdir(tmp_path / "ours")) == 1
@@ -75,8 +84,10 @@ def test_summary_saver_with_scaffold_and_own_writer_and_shared_dir(tmp_path):
         writer = EventWriter(str(tmp_path / "own"))
         own = SummarySaverHook(saveSteps=2, summaryWriter=writer, scaffold=Scaffold(summaryOp=[m.merged.name]))
         # a step counter and a summary saver on one directory share one event file
-        shared = [StepCounterHook(everyNSteps=1, outputDir=str(tmp_path / "shared")),
-                  SummarySaverHook(saveSteps=1, outputDir=str(tmp_path / "shared"), summaryOp=m.merged.name)]
+        shared = [
+            StepCounterHook(everyNSteps=1, outputDir=str(tmp_path / "shared")),
+            SummarySaverHook(saveSteps=1, outputDir=str(tmp_path / "shared"), summaryOp=m.merged.name),
+        ]
         train([own] + shared, m, 4)
         writer.close()
     assert [e.step for e in load(tmp_path / "own").Scalars("train_loss")] == [1, 3]
@@ -90,21 +101,34 @@ def test_summary_saver_scalar_map_matches_serialized_summaries(tmp_path):
     """The language-neutral form {tag: scalar tensor} gives the same scalars as the summary op."""
     _, m = in_graph(with_summaries)
     with m.gs.graph.as_default():
-        train([SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "proto"), summaryOp=m.merged.name),
-               SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "map"), summaryOp={"train_loss": "loss:0"})],
-              m, 6)
+        train(
+            [
+                SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "proto"), summaryOp=m.merged.name),
+                SummarySaverHook(saveSteps=2, outputDir=str(tmp_path / "map"), summaryOp={"train_loss": "loss:0"}),
+            ],
+            m,
+            6,
+        )
     proto, plain = load(tmp_path / "proto").Scalars("train_loss"), load(tmp_path / "map").Scalars("train_loss")
     assert [(e.step, e.value) for e in plain] == [(e.step, e.value) for e in proto] and len(plain) == 3
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(saveSteps=1, outputDir="x"), "Exactly one of scaffold or summary_op must be provided."),
-    (dict(saveSteps=1, outputDir="x", summaryOp="s:0", scaffold=Scaffold()),
-     "Exactly one of scaffold or summary_op must be provided."),
-    (dict(outputDir="x", summaryOp="s:0"), "Either every_secs or every_steps should be provided."),
-    (dict(saveSteps=1, saveSecs=1, outputDir="x", summaryOp="s:0"), "Can not provide both every_secs and every_steps."),
-    (dict(saveSteps=1, summaryOp="s:0"), "one of outputDir or summaryWriter must be given"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(saveSteps=1, outputDir="x"), "Exactly one of scaffold or summary_op must be provided."),
+        (
+            dict(saveSteps=1, outputDir="x", summaryOp="s:0", scaffold=Scaffold()),
+            "Exactly one of scaffold or summary_op must be provided.",
+        ),
+        (dict(outputDir="x", summaryOp="s:0"), "Either every_secs or every_steps should be provided."),
+        (
+            dict(saveSteps=1, saveSecs=1, outputDir="x", summaryOp="s:0"),
+            "Can not provide both every_secs and every_steps.",
+        ),
+        (dict(saveSteps=1, summaryOp="s:0"), "one of outputDir or summaryWriter must be given"),
+    ],
+)
 def test_summary_saver_argument_errors(kwargs, message):
     with pytest.raises(ValueError) as e:
         SummarySaverHook(**kwargs)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, monitored
 
 from jhooks.hooks import FeedFnHook
-from hooks_support import Model, in_graph, monitored, read_checkpoint
 
 
 def feeds():
@@ -21,13 +21,16 @@ def test_same_training_as_tensorflow():
         _, m = in_graph(Model)
         with m.gs.graph.as_default():
             nextX = feeds()
-            hook = (tf.compat.v1.train.FeedFnHook(lambda: {m.x: nextX()}) if who == "tf"
-                    else FeedFnHook(lambda: {"x:0": nextX()}))
+            hook = (
+                tf.compat.v1.train.FeedFnHook(lambda: {m.x: nextX()})
+                if who == "tf"
+                else FeedFnHook(lambda: {"x:0": nextX()})
+            )
             with monitored([hook]) as sess:
                 losses = [float(sess.run([m.train, m.loss])[1]) for _ in range(4)]
                 results.append((losses, float(sess.run(m.w))))
     assert results[0] == results[1]
-    assert results[1][0][0] == pytest.approx(30.0)   # x = 0: loss = mean(y^2)
+    assert results[1][0][0] == pytest.approx(30.0)  # x = 0: loss = mean(y^2)
 
 
 def test_conflict_with_the_caller_feed_is_named():

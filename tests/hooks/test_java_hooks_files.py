@@ -1,6 +1,6 @@
 """Files written by the Java hooks, read with TensorFlow's and TensorBoard's own Python readers.
 
-A JVM subprocess runs ``org.jhooks.examples.KillableTraining`` (AsyncCheckpointSaverHook,
+A JVM subprocess runs ``org.jhooks.testing.KillableTraining`` (AsyncCheckpointSaverHook,
 StopAtStepHook, SummarySaverHook, StepCounterHook on the JVM driver); then
 ``tf.train.latest_checkpoint``, ``tf.train.load_checkpoint``, ``tf.compat.v1.train.Saver`` and
 TensorBoard's ``EventAccumulator`` must read what it wrote.
@@ -25,9 +25,18 @@ def run_java_training(ckpt_dir, last_step, save_steps, w_size, event_dir):
     java = shutil.which("java")
     if java is None:
         pytest.skip("no java on PATH")
-    cmd = [java, f"-Dorg.bytedeco.javacpp.cachedir={CACHE}", "-cp", os.pathsep.join(classpath()),
-           "org.jhooks.examples.KillableTraining", str(ckpt_dir), str(last_step), str(save_steps),
-           str(w_size), str(event_dir)]
+    cmd = [
+        java,
+        f"-Dorg.bytedeco.javacpp.cachedir={CACHE}",
+        "-cp",
+        os.pathsep.join(classpath()),
+        "org.jhooks.testing.KillableTraining",
+        str(ckpt_dir),
+        str(last_step),
+        str(save_steps),
+        str(w_size),
+        str(event_dir),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"DONE {last_step}" in done.stdout, done.stdout
@@ -48,7 +57,10 @@ def test_latest_checkpoint_and_values(java_run):
     assert latest == os.path.join(ckpt, "model.ckpt-40")
     state = tf.train.get_checkpoint_state(ckpt)
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == [
-        "model.ckpt-30", "model.ckpt-35", "model.ckpt-40"]
+        "model.ckpt-30",
+        "model.ckpt-35",
+        "model.ckpt-40",
+    ]
     reader = tf.train.load_checkpoint(latest)
     assert sorted(reader.get_variable_to_dtype_map()) == ["global_step", "v", "w"]
     assert reader.get_tensor("global_step") == 40

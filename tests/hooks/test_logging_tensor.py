@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, monitored
 
 from jhooks.hooks import LoggingTensorHook
-from hooks_support import Model, in_graph, monitored
 
 
 def logged_lines(caplog, loggerName):
@@ -26,8 +26,9 @@ def without_secs(lines):
     return [re.sub(r" \(\d+\.\d{3} sec\)$", "", line) for line in lines]
 
 
-@pytest.mark.parametrize("kwargs", [dict(everyNIter=2), dict(everyNIter=1, atEnd=True), dict(atEnd=True),
-                                    dict(everyNIter=3)])
+@pytest.mark.parametrize(
+    "kwargs", [dict(everyNIter=2), dict(everyNIter=1, atEnd=True), dict(atEnd=True), dict(everyNIter=3)]
+)
 def test_same_lines_as_tensorflow(caplog, kwargs):
     caplog.set_level(logging.INFO)
     tfArgs = {{"everyNIter": "every_n_iter", "atEnd": "at_end"}[k]: v for k, v in kwargs.items()}
@@ -48,10 +49,10 @@ def test_same_lines_as_tensorflow(caplog, kwargs):
     assert without_secs(ours) == without_secs(theirs)
     if "everyNIter" in kwargs:
         assert ours[0] == "sum = 0.0, x = [0. 0. 0. 0.]"
-    else:   # at end: a raw run, x takes its default (ones)
+    else:  # at end: a raw run, x takes its default (ones)
         assert ours == ["sum = 4.0, x = [1. 1. 1. 1.]"]
     timed = [bool(re.search(r" \(\d+\.\d{3} sec\)$", line)) for line in ours]
-    if "everyNIter" in kwargs:   # every periodic line but the first carries the seconds since the previous
+    if "everyNIter" in kwargs:  # every periodic line but the first carries the seconds since the previous
         periodic = timed[:-1] if kwargs.get("atEnd") else timed
         assert periodic == [False] + [True] * (len(periodic) - 1)
 
@@ -81,23 +82,37 @@ def test_list_of_names_and_formatter(caplog):
     caplog.set_level(logging.INFO)
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
-        hooks = [LoggingTensorHook(["xsum:0", "y:0"], everyNIter=2),
-                 LoggingTensorHook({"s": "xsum:0"}, everyNIter=4, formatter=lambda v: f"sum = {int(v['s'])}!")]
+        hooks = [
+            LoggingTensorHook(["xsum:0", "y:0"], everyNIter=2),
+            LoggingTensorHook({"s": "xsum:0"}, everyNIter=4, formatter=lambda v: f"sum = {int(v['s'])}!"),
+        ]
         with monitored(hooks) as s:
             for i in range(5):
                 s.run(m.train, feed_dict=feed(m, i))
     assert without_secs(logged_lines(caplog, "jhooks.hooks.logging_tensor")) == [
-        "xsum:0 = 0.0, y:0 = [2. 4. 6. 8.]", "sum = 0!", "xsum:0 = 8.0, y:0 = [2. 4. 6. 8.]",
-        "xsum:0 = 16.0, y:0 = [2. 4. 6. 8.]", "sum = 16!"]
+        "xsum:0 = 0.0, y:0 = [2. 4. 6. 8.]",
+        "sum = 0!",
+        "xsum:0 = 8.0, y:0 = [2. 4. 6. 8.]",
+        "xsum:0 = 16.0, y:0 = [2. 4. 6. 8.]",
+        "sum = 16!",
+    ]
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(), "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
-    (dict(everyNIter=1, everyNSecs=1.0), "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
-    (dict(everyNIter=1, everyNSecs=1.0, atEnd=True),
-     "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
-    (dict(everyNIter=0), "invalid every_n_iter=0."),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(), "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided."),
+        (
+            dict(everyNIter=1, everyNSecs=1.0),
+            "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided.",
+        ),
+        (
+            dict(everyNIter=1, everyNSecs=1.0, atEnd=True),
+            "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided.",
+        ),
+        (dict(everyNIter=0), "invalid every_n_iter=0."),
+    ],
+)
 def test_argument_errors(kwargs, message):
     with pytest.raises(ValueError) as e:
         LoggingTensorHook(["loss:0"], **kwargs)

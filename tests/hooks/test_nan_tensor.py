@@ -6,9 +6,9 @@ import logging
 
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, monitored
 
 from jhooks.hooks import NanLossDuringTrainingError, NanTensorHook
-from hooks_support import Model, in_graph, monitored
 
 
 def run(makeHook, failOnNanLoss):

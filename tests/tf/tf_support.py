@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 import tensorflow as tf
 
@@ -15,7 +16,7 @@ KINDS = ["monitored", "training", "training_chief_only", "singular"]
 class Counter:
     """The test graph: feed x (default 1.0) is added to v each step; the global step counts."""
 
-    def __init__(self, assert_below: Optional[int] = None, inputs: Optional[int] = None) -> None:
+    def __init__(self, assert_below: int | None = None, inputs: int | None = None) -> None:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(1.0, shape=(), name="x")
         self.v = tf.compat.v1.get_variable("v", initializer=0.0)
@@ -36,15 +37,20 @@ class Counter:
 class Recorder(jhooks.Hook):
     """Appends ``name.callback(step)`` to ``log``; step = the caller's fed x (the step index)."""
 
-    def __init__(self, name: str, log: List[str], fetches: Any = None,
-                 on_after: Optional[Callable[["Recorder", Any, int], None]] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        log: list[str],
+        fetches: Any = None,
+        on_after: Callable[[Recorder, Any, int], None] | None = None,
+    ) -> None:
         self.name = name
         self.log = log
         self.fetches = fetches
         self.on_after = on_after
-        self.results: List[Any] = []
-        self.sessions: List[Any] = []
-        self.coords: List[Any] = []
+        self.results: list[Any] = []
+        self.sessions: list[Any] = []
+        self.coords: list[Any] = []
 
     @staticmethod
     def step_of(ctx: Any) -> int:
@@ -76,7 +82,7 @@ class Recorder(jhooks.Hook):
 class TfRecorder(tf.compat.v1.train.SessionRunHook):
     """TensorFlow's own hook type, recording into the same log."""
 
-    def __init__(self, name: str, log: List[str]) -> None:
+    def __init__(self, name: str, log: list[str]) -> None:
         self.name = name
         self.log = log
 
@@ -100,21 +106,33 @@ def always_ready_scaffold() -> tf.compat.v1.train.Scaffold:
     """A scaffold a non-chief can use alone: readiness holds at once and the local init op
     initializes everything (a worker normally waits for the chief to initialize variables)."""
     nothing = tf.constant([], dtype=tf.string, name="nothing_uninitialized")
-    init_all = tf.group(tf.compat.v1.global_variables_initializer(),
-                        tf.compat.v1.local_variables_initializer(), name="init_all_locally")
-    return tf.compat.v1.train.Scaffold(ready_op=nothing, ready_for_local_init_op=nothing,
-                                       local_init_op=init_all)
+    init_all = tf.group(
+        tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(), name="init_all_locally"
+    )
+    return tf.compat.v1.train.Scaffold(ready_op=nothing, ready_for_local_init_op=nothing, local_init_op=init_all)
 
 
-def open_session(kind: str, hooks: List[Any], model: Optional[jhooks.ModelInstance] = None,
-                 session_creator: Any = None, **kwargs: Any) -> Any:
+def open_session(
+    kind: str,
+    hooks: list[Any],
+    model: jhooks.ModelInstance | None = None,
+    session_creator: Any = None,
+    **kwargs: Any,
+) -> Any:
     """A monitored session of ``kind`` running ``hooks`` (jhooks hooks adapted, TF hooks as is)."""
     tf_hooks = to_tf_hooks(hooks, model)
-    quiet = dict(checkpoint_dir=None, save_checkpoint_secs=None, save_checkpoint_steps=None,
-                 save_summaries_steps=None, save_summaries_secs=None, log_step_count_steps=None)
+    quiet = dict(
+        checkpoint_dir=None,
+        save_checkpoint_secs=None,
+        save_checkpoint_steps=None,
+        save_summaries_steps=None,
+        save_summaries_secs=None,
+        log_step_count_steps=None,
+    )
     if kind == "monitored":
         return tf.compat.v1.train.MonitoredSession(
-            session_creator=session_creator or tf.compat.v1.train.ChiefSessionCreator(), hooks=tf_hooks)
+            session_creator=session_creator or tf.compat.v1.train.ChiefSessionCreator(), hooks=tf_hooks
+        )
     if kind == "training":
         return tf.compat.v1.train.MonitoredTrainingSession(hooks=tf_hooks, **{**quiet, **kwargs})
     if kind == "training_chief_only":
@@ -124,7 +142,7 @@ def open_session(kind: str, hooks: List[Any], model: Optional[jhooks.ModelInstan
     raise ValueError(kind)
 
 
-def lifecycle(name: str, steps: List[int], sessions: int = 1) -> List[str]:
+def lifecycle(name: str, steps: list[int], sessions: int = 1) -> list[str]:
     """The expected plain sequence: begin, create, each step's before/after, end."""
     out = [f"{name}.beginSession", f"{name}.afterCreateSession"]
     for s in steps:
@@ -132,7 +150,7 @@ def lifecycle(name: str, steps: List[int], sessions: int = 1) -> List[str]:
     return out + [f"{name}.end"]
 
 
-def run_steps(kind: str, hooks: List[Any], graph: Counter, steps: int, **kwargs: Any) -> Dict[str, Any]:
+def run_steps(kind: str, hooks: list[Any], graph: Counter, steps: int, **kwargs: Any) -> dict[str, Any]:
     """Runs up to ``steps`` steps while the session does not ask to stop; returns what happened."""
     done = []
     with open_session(kind, hooks, **kwargs) as sess:

@@ -29,8 +29,15 @@ def _run_java_training(checkpoint_dir, total_steps, optimizer):
     cache = os.environ.get("JHOOKS_JAVACPP_CACHE")
     if cache:
         cmd.append(f"-Dorg.bytedeco.javacpp.cachedir={cache}")
-    cmd += ["-cp", os.pathsep.join(jars), "org.jhooks.examples.TrainLinearModel", str(checkpoint_dir),
-            str(total_steps), optimizer, "20"]
+    cmd += [
+        "-cp",
+        os.pathsep.join(jars),
+        "org.jhooks.examples.TrainLinearModel",
+        str(checkpoint_dir),
+        str(total_steps),
+        optimizer,
+        "20",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -48,7 +55,11 @@ def test_python_restores_what_java_trained(tmp_path, optimizer):
     state = tf.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == latest
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == [
-        "model.ckpt-0", "model.ckpt-20", "model.ckpt-40", "model.ckpt-60"]
+        "model.ckpt-0",
+        "model.ckpt-20",
+        "model.ckpt-40",
+        "model.ckpt-60",
+    ]
 
     graph = tf.Graph()
     with graph.as_default():

@@ -5,10 +5,15 @@ package org.jhooks;
  * mirrors TensorFlow's "Same tensor is fed by a SessionRunHook and user" error.
  */
 public final class CallerFeedConflictException extends HookException {
+  private static final long serialVersionUID = 1L;
+
   private final String tensor;
 
   public CallerFeedConflictException(String tensor, String hook) {
-    super(hook, "beforeSessionRun", "same tensor '" + tensor + "' is fed by " + hook + " and by the caller");
+    super(
+        hook,
+        "beforeSessionRun",
+        "same tensor '" + tensor + "' is fed by " + hook + " and by the caller");
     this.tensor = tensor;
   }
 

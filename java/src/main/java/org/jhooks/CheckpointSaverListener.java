@@ -1,8 +1,8 @@
 package org.jhooks;
 
 /**
- * Callbacks around each checkpoint save, twin of TensorFlow's {@code CheckpointSaverListener}.
- * All default no-ops. Saver hooks call them on the training thread or on their writer thread; see
+ * Callbacks around each checkpoint save, twin of TensorFlow's {@code CheckpointSaverListener}. All
+ * default no-ops. Saver hooks call them on the training thread or on their writer thread; see
  * {@code docs/contract.md}.
  */
 public interface CheckpointSaverListener {

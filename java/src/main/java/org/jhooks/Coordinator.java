@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The stop flag shared by a monitored session and its hooks; a small twin of TensorFlow's
- * {@code tf.train.Coordinator}. Thread-safe.
+ * The stop flag shared by a monitored session and its hooks; a small twin of TensorFlow's {@code
+ * tf.train.Coordinator}. Thread-safe.
  */
 public final class Coordinator {
   private final AtomicBoolean stop = new AtomicBoolean();

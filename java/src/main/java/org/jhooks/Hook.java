@@ -8,8 +8,8 @@ package org.jhooks;
  * input, another error and session recovery are specified in {@code docs/contract.md}; drivers in
  * both languages follow it.
  *
- * <p>Drivers call {@link #beginSession()}; its default calls {@link #begin()} (the seed's name),
- * so a hook may override either one.
+ * <p>Drivers call {@link #beginSession()}; its default calls {@link #begin()} (the seed's name), so
+ * a hook may override either one.
  */
 public interface Hook {
 
@@ -25,7 +25,8 @@ public interface Hook {
    * Called after every session creation, including re-creation during recovery.
    *
    * @param session the raw session view; a run through it does not fire hooks
-   * @param coord the coordinator of the monitored session; never null
+   * @param coord the coordinator of the monitored session; the jhooks drivers never pass null, but
+   *     a Python caller may (some TensorFlow code passes none to hooks), and hooks accept it
    */
   default void afterCreateSession(Session session, Coordinator coord) {}
 
@@ -52,4 +53,21 @@ public interface Hook {
    * closes because of any other error.
    */
   default void end(Session session) {}
+
+  /**
+   * Called once when the monitored session fails, before its raw session closes (no-op by default).
+   * Every hook that got {@link #afterCreateSession} (in any session of this monitored session, even
+   * if its own {@code afterCreateSession} threw) gets it exactly once, in registration order, when
+   * a run or a hook callback ({@code afterCreateSession}, {@code beforeSessionRun}, {@code
+   * afterSessionRun}, {@code end}) fails with anything but end of input and recovery does not retry
+   * it. What this method throws is added to {@code error} as a suppressed exception, and {@code
+   * error} still propagates. Twin of Python's {@code Hook.onError}; TensorFlow has no such callback
+   * (TF #17951, #36803). A hook that starts a thread in {@code afterCreateSession} can stop it
+   * here.
+   *
+   * @param session the raw session (runs through it fire no hooks), or {@code null} when no session
+   *     is open
+   * @param error what the monitored session will throw
+   */
+  default void onError(Session session, Throwable error) {}
 }

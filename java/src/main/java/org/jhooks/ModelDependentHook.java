@@ -20,11 +20,16 @@ public abstract class ModelDependentHook implements Hook {
    */
   public final synchronized void setModelInstance(ModelInstance instance) {
     if (instance == null) {
-      throw new IllegalArgumentException(getClass().getName() + ".setModelInstance: null ModelInstance");
+      throw new IllegalArgumentException(
+          getClass().getName() + ".setModelInstance: null ModelInstance");
     }
     if (modelInstance != null && modelInstance != instance) {
       throw new IllegalStateException(
-          getClass().getName() + ".setModelInstance: already set to " + modelInstance + "; refusing " + instance);
+          getClass().getName()
+              + ".setModelInstance: already set to "
+              + modelInstance
+              + "; refusing "
+              + instance);
     }
     modelInstance = instance;
   }

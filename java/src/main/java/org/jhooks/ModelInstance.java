@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Names of a built model's endpoints in the graph (seed 000): loss, train op, global step, and any
- * others the driver knows. Immutable; drivers hand one instance to every {@link
- * ModelDependentHook} before {@code beginSession()}.
+ * others the driver knows. Immutable; drivers hand one instance to every {@link ModelDependentHook}
+ * before {@code beginSession()}.
  */
 public final class ModelInstance {
   public static final String LOSS = "loss";
@@ -58,7 +58,8 @@ public final class ModelInstance {
   public String endpoint(String key) {
     String name = endpoints.get(key);
     if (name == null) {
-      throw new IllegalArgumentException("ModelInstance has no endpoint '" + key + "'; it has " + endpoints.keySet());
+      throw new IllegalArgumentException(
+          "ModelInstance has no endpoint '" + key + "'; it has " + endpoints.keySet());
     }
     return name;
   }

@@ -45,7 +45,8 @@ public final class Nest {
     } else if (s instanceof Map) {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) s).entrySet()) {
         if (!(e.getKey() instanceof String)) {
-          throw new IllegalArgumentException("a fetch map key must be a String, got " + describe(e.getKey()));
+          throw new IllegalArgumentException(
+              "a fetch map key must be a String, got " + describe(e.getKey()));
         }
         if (e.getValue() == null) {
           throw new IllegalArgumentException("a fetch map holds null under '" + e.getKey() + "'");

@@ -5,16 +5,21 @@ import java.util.Objects;
 /**
  * The language-neutral subset of TensorFlow's {@code RunOptions} proto that hooks may set.
  *
- * <p>{@link #merge} follows TensorFlow's {@code _HookedSession._merge_run_options}: numeric
- * fields take the larger value, booleans are OR-ed. Immutable.
+ * <p>{@link #merge} follows TensorFlow's {@code _HookedSession._merge_run_options}: numeric fields
+ * take the larger value, booleans are OR-ed. Immutable.
  */
 public final class RunOptions {
-  /** {@code RunOptions.TraceLevel}: 0 NO_TRACE, 1 SOFTWARE_TRACE, 2 HARDWARE_TRACE, 3 FULL_TRACE. */
+  /**
+   * {@code RunOptions.TraceLevel}: 0 NO_TRACE, 1 SOFTWARE_TRACE, 2 HARDWARE_TRACE, 3 FULL_TRACE.
+   */
   public final int traceLevel;
+
   /** Run timeout in milliseconds; 0 means none. */
   public final long timeoutInMs;
+
   /** Inter-op thread pool index. */
   public final int interOpThreadPool;
+
   public final boolean outputPartitionGraphs;
   public final boolean reportTensorAllocationsUponOom;
 
@@ -68,13 +73,25 @@ public final class RunOptions {
   @Override
   public int hashCode() {
     return Objects.hash(
-        traceLevel, timeoutInMs, interOpThreadPool, outputPartitionGraphs, reportTensorAllocationsUponOom);
+        traceLevel,
+        timeoutInMs,
+        interOpThreadPool,
+        outputPartitionGraphs,
+        reportTensorAllocationsUponOom);
   }
 
   @Override
   public String toString() {
-    return "RunOptions{traceLevel=" + traceLevel + ", timeoutInMs=" + timeoutInMs
-        + ", interOpThreadPool=" + interOpThreadPool + ", outputPartitionGraphs=" + outputPartitionGraphs
-        + ", reportTensorAllocationsUponOom=" + reportTensorAllocationsUponOom + "}";
+    return "RunOptions{traceLevel="
+        + traceLevel
+        + ", timeoutInMs="
+        + timeoutInMs
+        + ", interOpThreadPool="
+        + interOpThreadPool
+        + ", outputPartitionGraphs="
+        + outputPartitionGraphs
+        + ", reportTensorAllocationsUponOom="
+        + reportTensorAllocationsUponOom
+        + "}";
   }
 }

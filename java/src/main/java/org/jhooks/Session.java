@@ -7,10 +7,10 @@ import org.tensorflow.ndarray.NdArray;
 /**
  * The language-neutral session view that hooks talk to. A run through it never fires hooks.
  *
- * <p>Fetches are a tensor name ({@code "loss:0"}), an op name run as a target (result
- * {@code null}), or a {@link java.util.List} / {@link java.util.Map} (String keys) nest of them;
- * the result has the same structure with {@link NdArray} leaves. Values handed out are copies
- * that the caller owns (see {@code docs/contract.md}, "Values and ownership").
+ * <p>Fetches are a tensor name ({@code "loss:0"}), an op name run as a target (result {@code
+ * null}), or a {@link java.util.List} / {@link java.util.Map} (String keys) nest of them; the
+ * result has the same structure with {@link NdArray} leaves. Values handed out are copies that the
+ * caller owns (see {@code docs/contract.md}, "Values and ownership").
  */
 public interface Session {
 
@@ -21,7 +21,10 @@ public interface Session {
    * @param feeds tensor name to value; may be empty, never null
    * @param options run options, or {@code null}
    * @return the results in the structure of {@code fetches}
-   * @throws IllegalArgumentException a name is not in the graph
+   * @throws RuntimeException a name is not in the graph: in a hook callback the JVM driver's view
+   *     throws {@code org.jhooks.tf.GraphNameException} naming the hook, the callback and the name
+   *     (as Python's {@code jhooks.tf.GraphNameError}); elsewhere an {@link
+   *     IllegalArgumentException}
    */
   Object run(Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options);
 

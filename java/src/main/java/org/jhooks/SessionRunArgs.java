@@ -22,16 +22,46 @@ public final class SessionRunArgs {
    * @param fetches a name, a nest of names, or {@code null}
    * @param feeds tensor name to value, or {@code null} for none
    * @param options run options, or {@code null}
-   * @throws IllegalArgumentException fetches hold something other than names, lists and maps
+   * @throws SessionRunArgsException fetches hold something other than names, lists and maps; a feed
+   *     key is null or a feed value is not an NdArray (reachable through raw types or from another
+   *     language); the message names the value
    */
-  public SessionRunArgs(Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
-    Nest.validate(fetches);
+  public SessionRunArgs(
+      Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
+    try {
+      Nest.validate(fetches);
+    } catch (IllegalArgumentException e) {
+      throw new SessionRunArgsException("fetches " + fetches + ": " + e.getMessage());
+    }
     this.fetches = fetches;
     this.feeds =
         feeds == null
             ? Collections.emptyMap()
-            : Collections.unmodifiableMap(new LinkedHashMap<String, NdArray<?>>(feeds));
+            : Collections.unmodifiableMap(new LinkedHashMap<String, NdArray<?>>(checked(feeds)));
     this.options = options;
+  }
+
+  private static Map<String, ? extends NdArray<?>> checked(
+      Map<String, ? extends NdArray<?>> feeds) {
+    for (Map.Entry<?, ?> e : feeds.entrySet()) {
+      Object key = e.getKey();
+      if (!(key instanceof String)) {
+        throw new SessionRunArgsException(
+            "a feed key must be a tensor name (String), got "
+                + (key == null ? "null" : key.getClass().getName() + " " + key));
+      }
+      Object value = e.getValue();
+      if (value != null && !(value instanceof NdArray)) {
+        throw new SessionRunArgsException(
+            "feed '"
+                + key
+                + "': the value must be an org.tensorflow.ndarray.NdArray, got "
+                + value.getClass().getName()
+                + " "
+                + value);
+      }
+    }
+    return feeds;
   }
 
   /** Args with fetches only. */
@@ -60,6 +90,12 @@ public final class SessionRunArgs {
 
   @Override
   public String toString() {
-    return "SessionRunArgs{fetches=" + fetches + ", feeds=" + feeds.keySet() + ", options=" + options + "}";
+    return "SessionRunArgs{fetches="
+        + fetches
+        + ", feeds="
+        + feeds.keySet()
+        + ", options="
+        + options
+        + "}";
   }
 }

@@ -1,9 +1,9 @@
 package org.jhooks;
 
 /**
- * What a hook sees of one run: the caller's original args, the raw session view, and the stop
- * flag. Twin of TensorFlow's {@code SessionRunContext}. One instance is shared by every hook of a
- * run; after the run the driver ORs {@link #stopRequested()} into its own should-stop state.
+ * What a hook sees of one run: the caller's original args, the raw session view, and the stop flag.
+ * Twin of TensorFlow's {@code SessionRunContext}. One instance is shared by every hook of a run;
+ * after the run the driver ORs {@link #stopRequested()} into its own should-stop state.
  */
 public final class SessionRunContext {
   private final SessionRunArgs originalArgs;

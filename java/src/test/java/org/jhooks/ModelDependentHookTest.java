@@ -27,8 +27,12 @@ public class ModelDependentHookTest {
     MyHook hook = new MyHook();
     hook.setModelInstance(ModelInstance.of("loss:0", "train", "global_step:0"));
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> hook.setModelInstance(ModelInstance.of("l2:0", "t", "g:0")));
-    assertTrue(e.getMessage(), e.getMessage().contains(MyHook.class.getName()) && e.getMessage().contains("l2:0"));
+        assertThrows(
+            IllegalStateException.class,
+            () -> hook.setModelInstance(ModelInstance.of("l2:0", "t", "g:0")));
+    assertTrue(
+        e.getMessage(),
+        e.getMessage().contains(MyHook.class.getName()) && e.getMessage().contains("l2:0"));
     assertThrows(IllegalArgumentException.class, () -> new MyHook().setModelInstance(null));
   }
 
@@ -38,7 +42,8 @@ public class ModelDependentHookTest {
     assertEquals("loss:0", m.loss());
     assertNull(m.trainOp());
     assertEquals("dense/BiasAdd:0", m.endpoint("logits"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.endpoint("probs"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> m.endpoint("probs"));
     assertTrue(e.getMessage(), e.getMessage().contains("'probs'"));
   }
 }

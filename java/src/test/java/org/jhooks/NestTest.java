@@ -31,15 +31,19 @@ public class NestTest {
   @Test
   public void mapAndPackKeepTheStructure() {
     Object s = map("loss", "loss:0", "ops", List.of("train", "w:0"));
-    assertEquals(map("loss", "LOSS:0", "ops", List.of("TRAIN", "W:0")), Nest.map(s, String::toUpperCase));
-    assertEquals(List.of("loss", "ops"), List.copyOf(((Map<?, ?>) Nest.pack(s, List.of(1, 2, 3).iterator())).keySet()));
+    assertEquals(
+        map("loss", "LOSS:0", "ops", List.of("TRAIN", "W:0")), Nest.map(s, String::toUpperCase));
+    assertEquals(
+        List.of("loss", "ops"),
+        List.copyOf(((Map<?, ?>) Nest.pack(s, List.of(1, 2, 3).iterator())).keySet()));
     assertEquals(map("loss", 1, "ops", List.of(2, 3)), Nest.pack(s, List.of(1, 2, 3).iterator()));
     assertNull(Nest.map(null, n -> n));
   }
 
   @Test
   public void rejectsOtherLeavesAndKeysNamingThem() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Nest.validate(List.of("a:0", 3)));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Nest.validate(List.of("a:0", 3)));
     assertTrue(e.getMessage(), e.getMessage().contains("java.lang.Integer 3"));
     Map<Object, Object> badKey = new LinkedHashMap<>();
     badKey.put(1, "a:0");

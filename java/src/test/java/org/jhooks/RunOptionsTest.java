@@ -17,7 +17,11 @@ public class RunOptionsTest {
 
   @Test
   public void aHookCannotShortenTheCallersTimeout() {
-    assertEquals(60_000, RunOptions.merge(new RunOptions(0, 60_000, 0, false, false), new RunOptions(0, 10, 0, false, false)).timeoutInMs);
+    assertEquals(
+        60_000,
+        RunOptions.merge(
+                new RunOptions(0, 60_000, 0, false, false), new RunOptions(0, 10, 0, false, false))
+            .timeoutInMs);
   }
 
   @Test

@@ -15,7 +15,9 @@ public final class CallingBack {
   /** Calls hook.afterSessionRun and returns the exception it threw (or null). */
   public static Throwable afterSessionRunThrown(Hook hook) {
     try {
-      hook.afterSessionRun(new SessionRunContext(SessionRunArgs.of(null), null), new SessionRunValues(null, null, null));
+      hook.afterSessionRun(
+          new SessionRunContext(SessionRunArgs.of(null), null),
+          new SessionRunValues(null, null, null));
       return null;
     } catch (Throwable t) {
       return t;
@@ -36,7 +38,9 @@ public final class CallingBack {
     return out;
   }
 
-  /** Runs fetches on a session from Java; returns the result as RecordingHook.describe prints it. */
+  /**
+   * Runs fetches on a session from Java; returns the result as RecordingHook.describe prints it.
+   */
   public static String runAndDescribe(Session session, Object fetches) {
     return RecordingHook.describe(session.run(fetches));
   }

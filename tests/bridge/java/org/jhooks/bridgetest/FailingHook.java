@@ -4,7 +4,10 @@ import org.jhooks.Hook;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 
-/** Throws IllegalStateException("hook failed: ...") caused by ArithmeticException from afterSessionRun. */
+/**
+ * Throws IllegalStateException("hook failed: ...") caused by ArithmeticException from
+ * afterSessionRun.
+ */
 public class FailingHook implements Hook {
   private final String message;
 

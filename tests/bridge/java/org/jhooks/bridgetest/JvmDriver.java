@@ -25,8 +25,8 @@ import org.tensorflow.types.TFloat32;
  *
  * <p>Graph: float variable {@code v} bumped by 1 each step ({@code train_step} also adds 1 to
  * {@code global_step}); placeholder {@code x} with {@code double = 2x}; placeholder-with-default
- * {@code y} (0) with {@code y_times_3 = 3y}; {@code x_half}, {@code x_bfloat16}: x cast to float16 and
- * bfloat16.
+ * {@code y} (0) with {@code y_times_3 = 3y}; {@code x_half}, {@code x_bfloat16}: x cast to float16
+ * and bfloat16.
  */
 public final class JvmDriver {
   private JvmDriver() {}
@@ -36,7 +36,8 @@ public final class JvmDriver {
     Ops tf = Ops.create(g);
     Variable<TFloat32> v = tf.withName("v").variable(tf.constant(0f));
     var bump = tf.withName("bump").assignAdd(v, tf.constant(1f));
-    Placeholder<TFloat32> x = tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.scalar()));
+    Placeholder<TFloat32> x =
+        tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.scalar()));
     tf.withName("double").math.mul(x, tf.constant(2f));
     var y = tf.withName("y").placeholderWithDefault(tf.constant(0f), Shape.scalar());
     tf.withName("y_times_3").math.mul(y, tf.constant(3f));
@@ -45,6 +46,9 @@ public final class JvmDriver {
     GlobalStep.create(tf, bump);
     return g;
   }
+
+  /** The session {@link #run} is driving (for hooks that misuse it). */
+  public static volatile MonitoredSession current;
 
   /**
    * A plain MonitoredSession with {@code hooks}: runs {@code train_step} feeding x = 1, 2, ...
@@ -60,9 +64,12 @@ public final class JvmDriver {
       }
       int runs = 0;
       try (MonitoredSession s = b.build()) {
+        current = s;
         while (!s.shouldStop() && runs < maxSteps) {
           runs++;
-          s.run(SessionRunArgs.of(List.of(GlobalStep.TRAIN_STEP), Map.of("x:0", NdArrays.scalarOf((float) runs))));
+          s.run(
+              SessionRunArgs.of(
+                  List.of(GlobalStep.TRAIN_STEP), Map.of("x:0", NdArrays.scalarOf((float) runs))));
         }
       }
       return runs;
@@ -70,16 +77,40 @@ public final class JvmDriver {
   }
 
   /**
+   * {@link #run}, returning what it threw as a Java caller sees it ({@code null} when nothing was
+   * thrown), so Python tests can look at the Java exception itself.
+   */
+  public static Throwable runCatching(List<Hook> hooks, int maxSteps) {
+    try {
+      run(hooks, maxSteps, null);
+      return null;
+    } catch (RuntimeException | Error e) {
+      return e;
+    }
+  }
+
+  /**
    * A MonitoredTrainingSession checkpointing to {@code dir} every {@code saveSteps} steps, with
    * {@code listeners}, for {@code steps} steps.
    */
-  public static long train(Path dir, List<Hook> hooks, List<CheckpointSaverListener> listeners, int steps,
+  public static long train(
+      Path dir,
+      List<Hook> hooks,
+      List<CheckpointSaverListener> listeners,
+      int steps,
       int saveSteps) {
     try (Graph g = graph()) {
-      try (MonitoredSession s = MonitoredTrainingSession.builder(g).checkpointDir(dir).saveCheckpointSteps(saveSteps)
-          .checkpointSaverListeners(listeners.toArray(new CheckpointSaverListener[0])).hooks(hooks).build()) {
+      try (MonitoredSession s =
+          MonitoredTrainingSession.builder(g)
+              .checkpointDir(dir)
+              .saveCheckpointSteps(saveSteps)
+              .checkpointSaverListeners(listeners.toArray(new CheckpointSaverListener[0]))
+              .hooks(hooks)
+              .build()) {
         for (int i = 0; i < steps && !s.shouldStop(); i++) {
-          s.run(SessionRunArgs.of(List.of(GlobalStep.TRAIN_STEP), Map.of("x:0", NdArrays.scalarOf(1f))));
+          s.run(
+              SessionRunArgs.of(
+                  List.of(GlobalStep.TRAIN_STEP), Map.of("x:0", NdArrays.scalarOf(1f))));
         }
         return s.session().globalStep();
       }

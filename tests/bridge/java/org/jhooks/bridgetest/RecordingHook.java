@@ -10,13 +10,12 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
-import org.jhooks.bridge.DTypes;
 import org.tensorflow.ndarray.NdArray;
 
 /**
  * A Java hook for the bridge tests: appends "name.callback ..." to a shared log, asks for the
- * fetches and feeds it is given, optionally requests a stop at a run, and describes every value
- * it sees as "dtype shape value".
+ * fetches and feeds it is given, optionally requests a stop at a run, and describes every value it
+ * sees as "dtype shape value".
  */
 public class RecordingHook implements Hook {
   public static final List<String> LOG = Collections.synchronizedList(new ArrayList<>());
@@ -87,8 +86,12 @@ public class RecordingHook implements Hook {
     if (value instanceof NdArray) {
       NdArray<?> a = (NdArray<?>) value;
       StringBuilder values = new StringBuilder();
-      a.scalars().forEach(s -> values.append(values.length() == 0 ? "" : ",").append(s.getObject()));
-      return DTypes.of(a) + java.util.Arrays.toString(a.shape().asArray()) + "=" + values;
+      a.scalars()
+          .forEach(s -> values.append(values.length() == 0 ? "" : ",").append(s.getObject()));
+      return org.jhooks.bridge.Arrays.dtype(a)
+          + java.util.Arrays.toString(a.shape().asArray())
+          + "="
+          + values;
     }
     if (value instanceof List) {
       List<String> out = new ArrayList<>();
@@ -100,7 +103,10 @@ public class RecordingHook implements Hook {
     if (value instanceof Map) {
       StringBuilder out = new StringBuilder("{");
       for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-        out.append(out.length() == 1 ? "" : ", ").append(e.getKey()).append('=').append(describe(e.getValue()));
+        out.append(out.length() == 1 ? "" : ", ")
+            .append(e.getKey())
+            .append('=')
+            .append(describe(e.getValue()));
       }
       return out.append('}').toString();
     }

@@ -5,9 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jhooks.Hook;
 import org.jhooks.tf.MonitoredSession;
-import org.jhooks.tf.TfSession;
 import org.tensorflow.Graph;
-import org.tensorflow.Result;
 import org.tensorflow.Session;
 
 /**
@@ -63,9 +61,7 @@ public final class DriverOverhead {
   private static double bareBlock(Session s, String target, int steps) {
     long t0 = System.nanoTime();
     for (int i = 0; i < steps; i++) {
-      try (Result r = s.runner().addTarget(target).run()) {
-        // nothing fetched
-      }
+      s.runner().addTarget(target).run().close(); // nothing fetched
     }
     return (System.nanoTime() - t0) / (double) steps;
   }

@@ -6,7 +6,10 @@ import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.tensorflow.ndarray.NdArray;
 
-/** Fetches one tensor every run and keeps its element count (benchmark P4; twin of benchmarks' Python FetchHook). */
+/**
+ * Fetches one tensor every run and keeps its element count (benchmark P4; twin of benchmarks'
+ * Python FetchHook).
+ */
 public final class FetchHook implements Hook {
   private final String tensor;
   private volatile long lastSize = -1;

@@ -19,8 +19,10 @@ import org.jhooks.SessionRunValues;
 public final class JavaHookCalls {
   /** The shared run context's stop flag is set. */
   public static final int CONTEXT_STOP = 1;
+
   /** The hook's coordinator's stop flag is set. */
   public static final int COORDINATOR_STOP = 2;
+
   /** {@code beforeSessionRun} returned args; get them with {@link #takeArgs()}. */
   public static final int HAS_ARGS = 4;
 
@@ -38,7 +40,10 @@ public final class JavaHookCalls {
     return hook;
   }
 
-  /** How many per-run calls ({@code beforeSessionRun}, {@code afterSessionRun}, {@code flags}) crossed. */
+  /**
+   * How many per-run calls ({@code beforeSessionRun}, {@code afterSessionRun}, {@code flags})
+   * crossed.
+   */
   public long crossings() {
     return crossings;
   }
@@ -102,7 +107,8 @@ public final class JavaHookCalls {
         params = new Class<?>[] {SessionRunContext.class, SessionRunValues.class};
         break;
       default:
-        throw new IllegalArgumentException("only beforeSessionRun and afterSessionRun are checked, not " + callback);
+        throw new IllegalArgumentException(
+            "only beforeSessionRun and afterSessionRun are checked, not " + callback);
     }
     try {
       return hook.getClass().getMethod(callback, params).getDeclaringClass() != Hook.class;

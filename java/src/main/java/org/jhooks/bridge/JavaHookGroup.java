@@ -13,8 +13,8 @@ import org.jhooks.SessionRunValues;
  * them: a hook that does not override a callback is skipped; an exception stops the loop at that
  * hook and propagates unchanged ({@link #position()} then tells which hook threw). {@link
  * #beforeSessionRun} also returns after the first hook that returned args, so Python checks and
- * resolves them before the next hook is called (a bad name or a feed conflict then stops the
- * loop where it would have stopped without grouping); Python calls again from the next hook.
+ * resolves them before the next hook is called (a bad name or a feed conflict then stops the loop
+ * where it would have stopped without grouping); Python calls again from the next hook.
  *
  * <p>Results pack the {@link JavaHookCalls} stop flags of every hook called (OR-ed) in the low
  * {@link #INDEX_SHIFT} bits and, from {@code beforeSessionRun}, the index of the hook that returned
@@ -79,7 +79,8 @@ public final class JavaHookGroup {
 
   /**
    * Calls {@code afterSessionRun(context, values)} on hooks {@code 0 .. to - 1}; every hook gets
-   * {@code shared}. {@code context} may be null when none of them overrides {@code afterSessionRun}.
+   * {@code shared}. {@code context} may be null when none of them overrides {@code
+   * afterSessionRun}.
    *
    * @return OR of the hooks' stop flags
    */
@@ -94,7 +95,8 @@ public final class JavaHookGroup {
     return after(context, null, each, to);
   }
 
-  private int after(SessionRunContext context, SessionRunValues shared, SessionRunValues[] each, int to) {
+  private int after(
+      SessionRunContext context, SessionRunValues shared, SessionRunValues[] each, int to) {
     int flags = 0;
     for (int i = 0; i < to; i++) {
       position = i;
@@ -109,7 +111,9 @@ public final class JavaHookGroup {
     return flags;
   }
 
-  /** The index of the hook the last per-run call reached (the one that threw, after an exception). */
+  /**
+   * The index of the hook the last per-run call reached (the one that threw, after an exception).
+   */
   public int position() {
     return position;
   }

@@ -4,9 +4,9 @@ import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Session;
 
 /**
- * A Python {@code jhooks.CheckpointSaverListener} on the JVM; callbacks go to the Python
- * listener's proxy and may come from any Java thread (a saver's writer thread, for example). Made
- * by {@code jhooks.bridge.as_java_listener}.
+ * A Python {@code jhooks.CheckpointSaverListener} on the JVM; callbacks go to the Python listener's
+ * proxy and may come from any Java thread (a saver's writer thread, for example). Made by {@code
+ * jhooks.bridge.as_java_listener}.
  */
 public final class PythonCheckpointSaverListener implements CheckpointSaverListener {
   private final CheckpointSaverListener delegate;

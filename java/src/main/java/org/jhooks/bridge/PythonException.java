@@ -7,13 +7,12 @@ import java.util.List;
  * A Python exception raised in a Python hook, listener or session view that Java called.
  *
  * <p>{@link #getMessage()} is {@code "<python type>: <message>"}; {@link #getStackTrace()} holds
- * the Python frames (class {@code <python>.<module>}, the file and line), innermost first,
- * followed by the Java frames that called into Python, so a Java stack trace prints the whole
- * mixed stack; {@link #pythonTraceback()} is Python's own traceback text; the
- * cause is the Python {@code __cause__} (or the implicit {@code __context__}) converted the same
- * way, or the original Java exception when Python was handling one. When the exception travels
- * back into Python the original Python exception object is raised again ({@link #token()}). See
- * docs/bridge.md, "Exceptions".
+ * the Python frames (class {@code <python>.<module>}, the file and line), innermost first, followed
+ * by the Java frames that called into Python, so a Java stack trace prints the whole mixed stack;
+ * {@link #pythonTraceback()} is Python's own traceback text; the cause is the Python {@code
+ * __cause__} (or the implicit {@code __context__}) converted the same way, or the original Java
+ * exception when Python was handling one. When the exception travels back into Python the original
+ * Python exception object is raised again ({@link #token()}). See docs/bridge.md, "Exceptions".
  */
 public class PythonException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -57,9 +56,13 @@ public class PythonException extends RuntimeException {
     }
     boolean skipping = true;
     for (StackTraceElement e : getStackTrace()) {
-      skipping = skipping && (e.getClassName().startsWith("org.jpype.") || e.getClassName().startsWith("jdk.internal.")
-          || e.getClassName().startsWith("java.lang.reflect.") || e.getClassName().contains("$Proxy")
-          || e.getClassName().equals(PythonException.class.getName()));
+      skipping =
+          skipping
+              && (e.getClassName().startsWith("org.jpype.")
+                  || e.getClassName().startsWith("jdk.internal.")
+                  || e.getClassName().startsWith("java.lang.reflect.")
+                  || e.getClassName().contains("$Proxy")
+                  || e.getClassName().equals(PythonException.class.getName()));
       if (!skipping) {
         frames.add(e);
       }

@@ -29,7 +29,8 @@ public final class PythonHook implements Hook, Described, AutoCloseable {
    * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
    * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
    */
-  public PythonHook(PythonHookTarget delegate, String pythonName, boolean callsBefore, boolean callsAfter) {
+  public PythonHook(
+      PythonHookTarget delegate, String pythonName, boolean callsBefore, boolean callsAfter) {
     this.delegate = delegate;
     this.pythonName = pythonName;
     this.callsBefore = callsBefore;
@@ -73,10 +74,15 @@ public final class PythonHook implements Hook, Described, AutoCloseable {
     delegate.end(session);
   }
 
+  @Override
+  public void onError(Session session, Throwable error) {
+    delegate.onError(session, error);
+  }
+
   /**
-   * Calls the Python hook's {@code close()} if it has one. The JVM driver closes AutoCloseable hooks
-   * after an error, when {@code end()} is not called, so a Python saver's background failure is
-   * not lost.
+   * Calls the Python hook's {@code close()} if it has one. The JVM driver closes AutoCloseable
+   * hooks after an error, when {@code end()} is not called, so a Python saver's background failure
+   * is not lost.
    */
   @Override
   public void close() {

@@ -30,10 +30,16 @@ public interface PythonHookTarget {
   /** The hook's {@code afterSessionRun} for the context {@link RunContextIds#context(long) id}. */
   void afterSessionRun(long contextId, SessionRunValues runValues);
 
-  /** {@link #afterSessionRun(long, SessionRunValues)} for the context whose id last crossed on this thread. */
+  /**
+   * {@link #afterSessionRun(long, SessionRunValues)} for the context whose id last crossed on this
+   * thread.
+   */
   void afterSessionRunSameContext(SessionRunValues runValues);
 
   void end(Session session);
+
+  /** The hook's {@code onError(session, error)}; the error as Python sees it. */
+  void onError(Session session, Throwable error);
 
   /** The hook's {@code close()} if it has one (the saver hooks), else nothing. */
   void close();

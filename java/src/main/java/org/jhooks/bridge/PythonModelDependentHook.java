@@ -17,7 +17,8 @@ import org.jhooks.SessionRunValues;
  * {@code beginSession()}, which the contract says comes after the driver set it. Made by {@code
  * jhooks.bridge.as_java_hook}.
  */
-public final class PythonModelDependentHook extends ModelDependentHook implements Described, AutoCloseable {
+public final class PythonModelDependentHook extends ModelDependentHook
+    implements Described, AutoCloseable {
   private final PythonHook hook;
   private final Consumer<ModelInstance> onModel;
 
@@ -28,8 +29,12 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
    * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
    * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
    */
-  public PythonModelDependentHook(PythonHookTarget delegate, String pythonName,
-      Consumer<ModelInstance> onModel, boolean callsBefore, boolean callsAfter) {
+  public PythonModelDependentHook(
+      PythonHookTarget delegate,
+      String pythonName,
+      Consumer<ModelInstance> onModel,
+      boolean callsBefore,
+      boolean callsAfter) {
     this.hook = new PythonHook(delegate, pythonName, callsBefore, callsAfter);
     this.onModel = onModel;
   }
@@ -70,6 +75,11 @@ public final class PythonModelDependentHook extends ModelDependentHook implement
   @Override
   public void end(Session session) {
     hook.end(session);
+  }
+
+  @Override
+  public void onError(Session session, Throwable error) {
+    hook.onError(session, error);
   }
 
   @Override

@@ -23,7 +23,9 @@ public final class RunContextIds {
 
   private RunContextIds() {}
 
-  /** The id of {@code context}, the same for the same object (identity); new contexts get new ids. */
+  /**
+   * The id of {@code context}, the same for the same object (identity); new contexts get new ids.
+   */
   public static synchronized long idOf(SessionRunContext context) {
     if (context == last) {
       return lastId;
@@ -66,7 +68,8 @@ public final class RunContextIds {
   }
 
   /** {@link #before}'s twin for {@code afterSessionRun}. */
-  public static void after(PythonHookTarget target, SessionRunContext context, SessionRunValues values) {
+  public static void after(
+      PythonHookTarget target, SessionRunContext context, SessionRunValues values) {
     long id = idOf(context);
     long[] sent = SENT.get();
     if (sent[0] == id) {

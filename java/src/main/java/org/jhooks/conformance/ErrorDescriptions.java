@@ -27,7 +27,8 @@ public final class ErrorDescriptions {
     }
     o.add("types", types);
     String pythonMessage = invoke(t, "pythonMessage");
-    o.addProperty("message", pythonMessage != null ? pythonMessage : String.valueOf(t.getMessage()));
+    o.addProperty(
+        "message", pythonMessage != null ? pythonMessage : String.valueOf(t.getMessage()));
     StringWriter w = new StringWriter();
     t.printStackTrace(new PrintWriter(w, true));
     String traceback = invoke(t, "pythonTraceback");

@@ -23,9 +23,14 @@ public final class Expectations {
           "InvalidArgument", Set.of("InvalidArgumentError", "TFInvalidArgumentException"),
           "NanLoss", Set.of("NanLossDuringTrainingError", "NanLossDuringTrainingException"),
           "OutOfRange", Set.of("OutOfRangeError", "TFOutOfRangeException"),
-          "Aborted", Set.of("AbortedError"));
+          "Aborted", Set.of("AbortedError"),
+          "GraphName", Set.of("GraphNameError", "GraphNameException"),
+          "Hook", Set.of("HookError", "HookException"));
 
-  /** Every mismatch between {@code observation} and {@code scenario.expected}; empty when it conforms. */
+  /**
+   * Every mismatch between {@code observation} and {@code scenario.expected}; empty when it
+   * conforms.
+   */
   public static List<String> compare(JsonObject scenario, JsonObject observation) {
     List<String> out = new ArrayList<>();
     JsonObject expected = scenario.getAsJsonObject("expected");
@@ -47,13 +52,22 @@ public final class Expectations {
       for (JsonElement h : scenario.getAsJsonArray("hooks")) {
         String name = h.getAsJsonObject().get("name").getAsString();
         if (!h.getAsJsonObject().has("standard")) {
-          same("results[" + name + "]", want.has(name) ? want.get(name) : new JsonArray(), got.has(name) ? got.get(name) : new JsonArray(), out);
+          same(
+              "results[" + name + "]",
+              want.has(name) ? want.get(name) : new JsonArray(),
+              got.has(name) ? got.get(name) : new JsonArray(),
+              out);
         }
       }
     }
     if (expected.has("finalOpsValues")) {
-      for (Map.Entry<String, JsonElement> e : expected.getAsJsonObject("finalOpsValues").entrySet()) {
-        same("finalOpsValues[" + e.getKey() + "]", e.getValue(), observation.getAsJsonObject("finalOpsValues").get(e.getKey()), out);
+      for (Map.Entry<String, JsonElement> e :
+          expected.getAsJsonObject("finalOpsValues").entrySet()) {
+        same(
+            "finalOpsValues[" + e.getKey() + "]",
+            e.getValue(),
+            observation.getAsJsonObject("finalOpsValues").get(e.getKey()),
+            out);
       }
     }
     if (expected.has("checkpoints")) {
@@ -63,7 +77,8 @@ public final class Expectations {
   }
 
   private static boolean inRange(JsonObject range, int got) {
-    return (!range.has("min") || got >= range.get("min").getAsInt()) && (!range.has("max") || got <= range.get("max").getAsInt());
+    return (!range.has("min") || got >= range.get("min").getAsInt())
+        && (!range.has("max") || got <= range.get("max").getAsInt());
   }
 
   private static void checkpoints(JsonObject want, JsonObject observation, List<String> out) {
@@ -77,17 +92,29 @@ public final class Expectations {
       JsonObject got = observation.getAsJsonObject("checkpointValues");
       for (Map.Entry<String, JsonElement> step : want.getAsJsonObject("values").entrySet()) {
         if (!got.has(step.getKey())) {
-          out.add("checkpoints.values: no checkpoint of step " + step.getKey() + " on disk (have " + got.keySet() + ")");
+          out.add(
+              "checkpoints.values: no checkpoint of step "
+                  + step.getKey()
+                  + " on disk (have "
+                  + got.keySet()
+                  + ")");
           continue;
         }
         for (Map.Entry<String, JsonElement> v : step.getValue().getAsJsonObject().entrySet()) {
-          same("checkpoints.values[" + step.getKey() + "][" + v.getKey() + "]", v.getValue(),
-              got.getAsJsonObject(step.getKey()).get(v.getKey()), out);
+          same(
+              "checkpoints.values[" + step.getKey() + "][" + v.getKey() + "]",
+              v.getValue(),
+              got.getAsJsonObject(step.getKey()).get(v.getKey()),
+              out);
         }
       }
     }
     if (want.has("listenerTrace")) {
-      sequence("checkpoints.listenerTrace", want.getAsJsonArray("listenerTrace"), observation.getAsJsonArray("listenerTrace"), out);
+      sequence(
+          "checkpoints.listenerTrace",
+          want.getAsJsonArray("listenerTrace"),
+          observation.getAsJsonArray("listenerTrace"),
+          out);
     }
   }
 
@@ -97,20 +124,39 @@ public final class Expectations {
     String gotKind = got.get("kind").getAsString();
     JsonObject error = got.has("error") ? got.getAsJsonObject("error") : null;
     if (!kind.equals(gotKind)) {
-      out.add("outcome: expected " + kind + ", got " + gotKind + (error != null ? " " + summary(error) : ""));
+      out.add(
+          "outcome: expected "
+              + kind
+              + ", got "
+              + gotKind
+              + (error != null ? " " + summary(error) : ""));
       return;
     }
     if (kind.equals("error")) {
       error("outcome", want, error, out);
     } else if (kind.equals("conflict")) {
       if (!want.get("which").getAsString().equals(got.get("which").getAsString())) {
-        out.add("outcome.which: expected " + want.get("which") + ", got " + got.get("which") + " " + summary(error));
+        out.add(
+            "outcome.which: expected "
+                + want.get("which")
+                + ", got "
+                + got.get("which")
+                + " "
+                + summary(error));
       }
-      contains("outcome message", error.get("message").getAsString(), want.get("tensor").getAsString(), out);
+      contains(
+          "outcome message",
+          error.get("message").getAsString(),
+          want.get("tensor").getAsString(),
+          out);
       JsonObject positions = observation.getAsJsonObject("hookPositions");
       for (JsonElement h : want.getAsJsonArray("hooks")) {
         if (positions != null && positions.has(h.getAsString())) {
-          contains("outcome message", error.get("message").getAsString(), "hook #" + positions.get(h.getAsString()).getAsInt() + " ", out);
+          contains(
+              "outcome message",
+              error.get("message").getAsString(),
+              "hook #" + positions.get(h.getAsString()).getAsInt() + " ",
+              out);
         }
       }
     }
@@ -118,7 +164,12 @@ public final class Expectations {
 
   private static void error(String where, JsonObject want, JsonObject error, List<String> out) {
     if (want.has("type") && !isType(want.get("type").getAsString(), error)) {
-      out.add(where + ": expected a " + want.get("type").getAsString() + " error, got " + summary(error));
+      out.add(
+          where
+              + ": expected a "
+              + want.get("type").getAsString()
+              + " error, got "
+              + summary(error));
     }
     if (want.has("messageContains")) {
       for (JsonElement m : want.getAsJsonArray("messageContains")) {
@@ -144,7 +195,8 @@ public final class Expectations {
       if (ERROR_TYPES.get(kind).contains(t.getAsString())) {
         return true;
       }
-      if (kind.equals("Aborted") && t.getAsString().equals("TensorFlowException")
+      if (kind.equals("Aborted")
+          && t.getAsString().equals("TensorFlowException")
           && error.get("message").getAsString().startsWith("ABORTED")) {
         return true;
       }
@@ -153,12 +205,21 @@ public final class Expectations {
   }
 
   private static String summary(JsonObject error) {
-    return error == null ? "" : error.getAsJsonArray("types").get(0).getAsString() + ": " + error.get("message").getAsString();
+    return error == null
+        ? ""
+        : error.getAsJsonArray("types").get(0).getAsString()
+            + ": "
+            + error.get("message").getAsString();
   }
 
   private static void contains(String where, String text, String part, List<String> out) {
     if (!text.contains(part)) {
-      out.add(where + " lacks '" + part + "': " + (text.length() > 400 ? text.substring(0, 400) + "..." : text));
+      out.add(
+          where
+              + " lacks '"
+              + part
+              + "': "
+              + (text.length() > 400 ? text.substring(0, 400) + "..." : text));
     }
   }
 
@@ -168,8 +229,18 @@ public final class Expectations {
       while (i < want.size() && i < got.size() && want.get(i).equals(got.get(i))) {
         i++;
       }
-      out.add(where + ": first difference at [" + i + "]: expected " + (i < want.size() ? want.get(i) : "<end>")
-          + ", got " + (i < got.size() ? got.get(i) : "<end>") + "\n  expected " + want + "\n  got      " + got);
+      out.add(
+          where
+              + ": first difference at ["
+              + i
+              + "]: expected "
+              + (i < want.size() ? want.get(i) : "<end>")
+              + ", got "
+              + (i < got.size() ? got.get(i) : "<end>")
+              + "\n  expected "
+              + want
+              + "\n  got      "
+              + got);
     }
   }
 

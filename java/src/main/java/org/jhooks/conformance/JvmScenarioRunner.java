@@ -1,7 +1,6 @@
 package org.jhooks.conformance;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -20,11 +19,11 @@ import org.jhooks.Hook;
 import org.jhooks.HookFeedConflictException;
 import org.jhooks.ModelInstance;
 import org.jhooks.SessionRunArgs;
+import org.jhooks.checkpoint.CheckpointState;
+import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.testing.FaultInjectingSessionCreator;
 import org.jhooks.tf.CheckpointRestoringSessionCreator;
-import org.jhooks.tf.CheckpointState;
-import org.jhooks.tf.Checkpoints;
 import org.jhooks.tf.ErrorCodes;
-import org.jhooks.tf.FaultInjectingSessionCreator;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
 import org.jhooks.tf.SessionCreator;
@@ -61,7 +60,8 @@ public final class JvmScenarioRunner {
    *     foreign})
    * @param workDir an empty dir for the checkpoint dir
    */
-  public static JsonObject run(JsonObject scenario, List<String> languages, ForeignHooks foreign, Path workDir) {
+  public static JsonObject run(
+      JsonObject scenario, List<String> languages, ForeignHooks foreign, Path workDir) {
     JsonObject driver = scenario.getAsJsonObject("driver");
     boolean chief = !driver.has("isChief") || driver.get("isChief").getAsBoolean();
     Path checkpointDir = null;
@@ -88,12 +88,20 @@ public final class JvmScenarioRunner {
         boolean java = languages.get(i).equals("java");
         Hook h;
         if (java) {
-          h = spec.has("standard") ? StandardHooks.create(spec, checkpointDir, recorder) : ScriptedHook.create(spec, recorder);
+          h =
+              spec.has("standard")
+                  ? StandardHooks.create(spec, checkpointDir, recorder)
+                  : ScriptedHook.create(spec, recorder);
         } else {
-          h = foreign.create(spec.toString(), recorder, checkpointDir == null ? null : checkpointDir.toString());
+          h =
+              foreign.create(
+                  spec.toString(),
+                  recorder,
+                  checkpointDir == null ? null : checkpointDir.toString());
         }
         names.put(h, name);
-        if (spec.has("standard") && spec.getAsJsonObject("standard").get("type").getAsString().equals("FinalOpsHook")) {
+        if (spec.has("standard")
+            && spec.getAsJsonObject("standard").get("type").getAsString().equals("FinalOpsHook")) {
           finalOps.put(name, java ? h : null);
         }
         boolean chiefOnlyHook = spec.has("chiefOnly") && spec.get("chiefOnly").getAsBoolean();
@@ -102,8 +110,12 @@ public final class JvmScenarioRunner {
       SessionCreator creator = new CheckpointRestoringSessionCreator(checkpointDir);
       if (driver.has("recoveryFaults")) {
         FaultInjectingSessionCreator faults = new FaultInjectingSessionCreator(creator, "train");
-        driver.getAsJsonArray("recoveryFaults")
-            .forEach(f -> faults.failRun(f.getAsJsonObject().get("atAttempt").getAsInt(), ErrorCodes.Code.ABORTED));
+        driver
+            .getAsJsonArray("recoveryFaults")
+            .forEach(
+                f ->
+                    faults.failRun(
+                        f.getAsJsonObject().get("atAttempt").getAsInt(), ErrorCodes.Code.ABORTED));
         creator = faults;
       }
       MonitoredTrainingSession.Builder builder =
@@ -126,7 +138,11 @@ public final class JvmScenarioRunner {
       JsonObject finalValues = new JsonObject();
       finalOps.forEach(
           (name, h) ->
-              finalValues.add(name, h != null ? StandardHooks.finalOpsValues(h) : JsonParser.parseString(foreign.finalOpsValues(name))));
+              finalValues.add(
+                  name,
+                  h != null
+                      ? StandardHooks.finalOpsValues(h)
+                      : JsonParser.parseString(foreign.finalOpsValues(name))));
       observation.add("finalOpsValues", finalValues);
     }
     JsonArray trace = new JsonArray();
@@ -143,10 +159,16 @@ public final class JvmScenarioRunner {
     return observation;
   }
 
-  private static void callerLoop(JsonObject caller, MonitoredTrainingSession.Builder builder, JsonObject observation) {
+  private static void callerLoop(
+      JsonObject caller, MonitoredTrainingSession.Builder builder, JsonObject observation) {
     int maxRuns = caller.get("maxRuns").getAsInt();
-    Object fetches = Values.fetchStructure(caller.has("fetches") ? caller.get("fetches") : new com.google.gson.JsonPrimitive("train"));
-    Map<String, NdArray<?>> feeds = caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
+    Object fetches =
+        Values.fetchStructure(
+            caller.has("fetches")
+                ? caller.get("fetches")
+                : new com.google.gson.JsonPrimitive("train"));
+    Map<String, NdArray<?>> feeds =
+        caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
     JsonArray callerResults = new JsonArray();
     int calls = 0;
     JsonObject outcome = new JsonObject();
@@ -159,9 +181,12 @@ public final class JvmScenarioRunner {
         }
         callerResults.add(Values.toJson(r));
       }
-      outcome.addProperty("kind", session.reachedEndOfInput() ? "endOfInput" : session.shouldStop() ? "stopped" : "normal");
+      outcome.addProperty(
+          "kind",
+          session.reachedEndOfInput() ? "endOfInput" : session.shouldStop() ? "stopped" : "normal");
     } catch (RuntimeException | Error e) {
-      boolean conflict = e instanceof HookFeedConflictException || e instanceof CallerFeedConflictException;
+      boolean conflict =
+          e instanceof HookFeedConflictException || e instanceof CallerFeedConflictException;
       outcome.addProperty("kind", conflict ? "conflict" : "error");
       if (conflict) {
         outcome.addProperty("which", e instanceof HookFeedConflictException ? "hook" : "caller");
@@ -188,6 +213,9 @@ public final class JvmScenarioRunner {
       all.add(basename(p));
       Path prefix = Path.of(p).isAbsolute() ? Path.of(p) : dir.resolve(p);
       String b = basename(p);
+      if (b.matches(".*[*?\\[].*")) {
+        continue; // TensorFlow's reader takes the prefix as a file pattern
+      }
       values.add(b.substring(b.lastIndexOf('-') + 1), variables(prefix));
     }
     stateFile.add("allModelCheckpointPaths", all);

@@ -6,18 +6,20 @@ import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import org.jhooks.ModelInstance;
+import org.jhooks.ndarray.DType;
 import org.tensorflow.Graph;
 import org.tensorflow.Operand;
+import org.tensorflow.internal.types.registry.TensorTypeRegistry;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.op.Op;
 import org.tensorflow.op.Ops;
 import org.tensorflow.op.core.Placeholder;
 import org.tensorflow.op.core.Variable;
-import org.tensorflow.op.math.Add;
 import org.tensorflow.op.data.Iterator;
 import org.tensorflow.op.data.TensorSliceDataset;
+import org.tensorflow.op.math.Add;
+import org.tensorflow.proto.DataType;
 import org.tensorflow.types.TFloat32;
-import org.tensorflow.types.TInt32;
 import org.tensorflow.types.TInt64;
 import org.tensorflow.types.family.TNumber;
 import org.tensorflow.types.family.TType;
@@ -28,8 +30,8 @@ import org.tensorflow.types.family.TType;
  * run), {@code counter} (float32 VariableV2, +counterIncrement), {@code global_step_read:0} and
  * {@code counter_read:0} (copies taken before the increment; train waits for them), {@code loss:0},
  * {@code input_next:0}, {@code fail_at}, {@code <p>:0} and {@code <p>_doubled:0}, and {@code
- * train}. The input iterator is made in the init scope, so every new session starts the input
- * over. No optimizer is used, so the global step's creation order does not matter.
+ * train}. The input iterator is made in the init scope, so every new session starts the input over.
+ * No optimizer is used, so the global step's creation order does not matter.
  */
 public final class ModelRecipe {
   private ModelRecipe() {}
@@ -51,8 +53,13 @@ public final class ModelRecipe {
     Add<TInt64> stepRead = tf.withName("global_step_read").math.add(globalStep, tf.constant(0L));
     Add<TFloat32> counterRead = tf.withName("counter_read").math.add(counter, tf.constant(0f));
     if (recipe.has("nanLossAtStep")) {
-      Operand<?> nanStep = tf.math.equal(stepRead, tf.constant(recipe.get("nanLossAtStep").getAsLong() - 1));
-      tf.withName("loss").select(nanStep.asOutput().expect(org.tensorflow.types.TBool.class), tf.constant(Float.NaN), counterRead);
+      Operand<?> nanStep =
+          tf.math.equal(stepRead, tf.constant(recipe.get("nanLossAtStep").getAsLong() - 1));
+      tf.withName("loss")
+          .select(
+              nanStep.asOutput().expect(org.tensorflow.types.TBool.class),
+              tf.constant(Float.NaN),
+              counterRead);
     } else {
       tf.withName("loss").identity(counterRead);
     }
@@ -76,9 +83,15 @@ public final class ModelRecipe {
       Operand<org.tensorflow.types.TBool> ok = tf.math.notEqual(stepRead, tf.constant(k - 1));
       needed.add(tf.withName("fail_at").assertThat(ok, List.of(tf.constant("fail_at step " + k))));
     }
-    float increment = recipe.has("counterIncrement") ? recipe.get("counterIncrement").getAsFloat() : 1f;
-    Op update = tf.withControlDependencies(needed).withName("counter_update").assignAdd(counter, tf.constant(increment));
-    tf.withControlDependencies(List.of(update)).withName("train").assignAdd(globalStep, tf.constant(1L));
+    float increment =
+        recipe.has("counterIncrement") ? recipe.get("counterIncrement").getAsFloat() : 1f;
+    Op update =
+        tf.withControlDependencies(needed)
+            .withName("counter_update")
+            .assignAdd(counter, tf.constant(increment));
+    tf.withControlDependencies(List.of(update))
+        .withName("train")
+        .assignAdd(globalStep, tf.constant(1L));
     return modelInstance();
   }
 
@@ -89,13 +102,17 @@ public final class ModelRecipe {
     for (int i = 0; i < shape.length; i++) {
       shape[i] = dims.get(i).getAsLong();
     }
-    String dtype = p.get("dtype").getAsString();
-    Class<? extends TNumber> type =
-        dtype.equals("float32") ? TFloat32.class : dtype.equals("int64") ? TInt64.class : dtype.equals("int32") ? TInt32.class : null;
-    if (type == null) {
-      throw new IllegalArgumentException("placeholder '" + name + "': unsupported dtype '" + dtype + "'");
+    DType dtype = DType.ofNumpy(p.get("dtype").getAsString());
+    if (!dtype.isNumeric()) {
+      throw new IllegalArgumentException(
+          "placeholder '" + name + "': unsupported dtype '" + dtype + "'");
     }
-    return doubled(tf, name, tf.withName(name).placeholder(type, Placeholder.shape(Shape.of(shape))));
+    @SuppressWarnings("unchecked")
+    Class<? extends TNumber> type =
+        (Class<? extends TNumber>)
+            (Class<?>) TensorTypeRegistry.find(DataType.forNumber(dtype.tensorFlowCode())).type();
+    return doubled(
+        tf, name, tf.withName(name).placeholder(type, Placeholder.shape(Shape.of(shape))));
   }
 
   private static <T extends TNumber> Add<T> doubled(Ops tf, String name, Operand<T> p) {
@@ -110,7 +127,8 @@ public final class ModelRecipe {
     Ops init = tf.withInitScope();
     List<Class<? extends TType>> types = List.of(TFloat32.class);
     List<Shape> shapes = List.of(Shape.scalar());
-    TensorSliceDataset dataset = init.data.tensorSliceDataset(List.of(init.constant(elements)), shapes);
+    TensorSliceDataset dataset =
+        init.data.tensorSliceDataset(List.of(init.constant(elements)), shapes);
     Iterator iterator = init.withName("input_iterator").data.iterator("", "", types, shapes);
     init.data.makeIterator(dataset, iterator);
     return tf.withName("input_next").data.iteratorGetNext(iterator, types, shapes);

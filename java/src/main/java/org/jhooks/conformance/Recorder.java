@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shared record of one scenario run: the hook trace ({@code h1.before@2}), each hook's
- * results, and the listener trace. Thread-safe (saver listeners may call from a writer thread).
- * Twin of Python's {@code jhooks.conformance.scripted_hook.Recorder}.
+ * The shared record of one scenario run: the hook trace ({@code h1.before@2}), each hook's results,
+ * and the listener trace. Thread-safe (saver listeners may call from a writer thread). Twin of
+ * Python's {@code jhooks.conformance.scripted_hook.Recorder}.
  */
 public final class Recorder {
   private final List<String> trace = new ArrayList<>();
@@ -35,7 +35,9 @@ public final class Recorder {
     listenerTrace.add(listener + "." + label);
   }
 
-  /** A checkpoint saver finished a save at {@code globalStep} (recorded by {@link SaveRecorder}). */
+  /**
+   * A checkpoint saver finished a save at {@code globalStep} (recorded by {@link SaveRecorder}).
+   */
   public synchronized void saved(long globalStep) {
     saves.add(globalStep);
   }

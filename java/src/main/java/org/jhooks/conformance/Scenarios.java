@@ -27,7 +27,8 @@ public final class Scenarios {
   private static com.google.gson.JsonElement read(String resource) {
     InputStream in = Scenarios.class.getClassLoader().getResourceAsStream(resource);
     if (in == null) {
-      throw new IllegalArgumentException("no conformance resource '" + resource + "' on the classpath");
+      throw new IllegalArgumentException(
+          "no conformance resource '" + resource + "' on the classpath");
     }
     try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
       return JsonParser.parseReader(r);
@@ -44,7 +45,9 @@ public final class Scenarios {
     return out;
   }
 
-  /** @throws IllegalArgumentException there is no such scenario */
+  /**
+   * @throws IllegalArgumentException there is no such scenario
+   */
   public static JsonObject load(String name) {
     return readObject("scenarios/" + name + ".json");
   }

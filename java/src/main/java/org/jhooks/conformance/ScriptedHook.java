@@ -18,6 +18,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.ErrorCodes;
 import org.tensorflow.exceptions.TensorFlowException;
 import org.tensorflow.ndarray.NdArray;
 
@@ -27,8 +28,8 @@ import org.tensorflow.ndarray.NdArray;
  *
  * <p>Each callback records {@code <name>.begin}, {@code .afterCreateSession}, {@code .before@n},
  * {@code .after@n} or {@code .end} on entry ({@code n}: this hook's count of {@code
- * beforeSessionRun} calls, so a retried attempt counts again), then applies that callback's
- * actions in phase order: recordModelInstance, recordOriginalArgs, rawRun, fetch/feed (one {@link
+ * beforeSessionRun} calls, so a retried attempt counts again), then applies that callback's actions
+ * in phase order: recordModelInstance, recordOriginalArgs, rawRun, fetch/feed (one {@link
  * SessionRunArgs}), results, requestStop, raise. An {@code Aborted} raise throws a {@link
  * TensorFlowException} whose message starts with {@code "ABORTED: "}, which the JVM driver retries.
  */
@@ -54,7 +55,8 @@ public class ScriptedHook implements Hook {
 
   ScriptedHook(JsonObject spec, Recorder recorder, Supplier<ModelInstance> model) {
     if (spec.has("standard")) {
-      throw new IllegalArgumentException("hook '" + spec.get("name").getAsString() + "' is a standard hook, not scripted");
+      throw new IllegalArgumentException(
+          "hook '" + spec.get("name").getAsString() + "' is a standard hook, not scripted");
     }
     this.name = spec.get("name").getAsString();
     if (spec.has("actions")) {
@@ -64,10 +66,15 @@ public class ScriptedHook implements Hook {
     this.model = model;
   }
 
-  /** The scripted hook for a scenario hook entry: a {@link ScriptedModelDependentHook} when {@code modelDependent}. */
+  /**
+   * The scripted hook for a scenario hook entry: a {@link ScriptedModelDependentHook} when {@code
+   * modelDependent}.
+   */
   public static Hook create(JsonObject spec, Recorder recorder) {
     boolean dependent = spec.has("modelDependent") && spec.get("modelDependent").getAsBoolean();
-    return dependent ? new ScriptedModelDependentHook(spec, recorder) : new ScriptedHook(spec, recorder);
+    return dependent
+        ? new ScriptedModelDependentHook(spec, recorder)
+        : new ScriptedHook(spec, recorder);
   }
 
   public String name() {
@@ -107,6 +114,11 @@ public class ScriptedHook implements Hook {
     callback("end", "end", session, null, null);
   }
 
+  @Override
+  public void onError(Session session, Throwable error) {
+    callback("onError", "onError", session, null, null);
+  }
+
   private boolean applies(JsonObject a, String callback) {
     if (!a.get("callback").getAsString().equals(callback)) {
       return false;
@@ -118,7 +130,11 @@ public class ScriptedHook implements Hook {
   }
 
   private SessionRunArgs callback(
-      String callback, String label, Session session, SessionRunContext context, SessionRunValues values) {
+      String callback,
+      String label,
+      Session session,
+      SessionRunContext context,
+      SessionRunValues values) {
     recorder.event(name, label);
     List<JsonObject> now = new ArrayList<>();
     for (JsonObject a : actions) {
@@ -169,40 +185,47 @@ public class ScriptedHook implements Hook {
     return any ? new SessionRunArgs(fetches, feeds, null) : null;
   }
 
-  private void apply(String phase, JsonObject a, String label, Session session, SessionRunContext context) {
+  private void apply(
+      String phase, JsonObject a, String label, Session session, SessionRunContext context) {
     switch (phase) {
-      case "recordModelInstance": {
-        ModelInstance m = model.get();
-        if (firstModel == null) {
-          firstModel = m;
+      case "recordModelInstance":
+        {
+          ModelInstance m = model.get();
+          if (firstModel == null) {
+            firstModel = m;
+          }
+          JsonElement value = JsonNull.INSTANCE;
+          if (m != null) {
+            JsonObject endpoints = new JsonObject();
+            m.endpoints().forEach(endpoints::addProperty);
+            JsonObject o = new JsonObject();
+            o.add("endpoints", endpoints);
+            o.addProperty("sameAsFirst", m == firstModel);
+            value = o;
+          }
+          record(label, "modelInstance", value);
+          break;
         }
-        JsonElement value = JsonNull.INSTANCE;
-        if (m != null) {
-          JsonObject endpoints = new JsonObject();
-          m.endpoints().forEach(endpoints::addProperty);
+      case "recordOriginalArgs":
+        {
           JsonObject o = new JsonObject();
-          o.add("endpoints", endpoints);
-          o.addProperty("sameAsFirst", m == firstModel);
-          value = o;
+          o.add("fetches", Values.structureToJson(context.originalArgs().fetches()));
+          JsonArray feeds = new JsonArray();
+          new TreeSet<>(context.originalArgs().feeds().keySet()).forEach(feeds::add);
+          o.add("feeds", feeds);
+          record(label, "originalArgs", o);
+          break;
         }
-        record(label, "modelInstance", value);
-        break;
-      }
-      case "recordOriginalArgs": {
-        JsonObject o = new JsonObject();
-        o.add("fetches", Values.structureToJson(context.originalArgs().fetches()));
-        JsonArray feeds = new JsonArray();
-        new TreeSet<>(context.originalArgs().feeds().keySet()).forEach(feeds::add);
-        o.add("feeds", feeds);
-        record(label, "originalArgs", o);
-        break;
-      }
-      case "rawRun": {
-        JsonObject raw = a.getAsJsonObject("rawRun");
-        Object result = session.run(Values.fetchStructure(raw.get("fetches")), Values.feeds(raw.getAsJsonObject("feeds")));
-        record(label, "rawRun", Values.toJson(result));
-        break;
-      }
+      case "rawRun":
+        {
+          JsonObject raw = a.getAsJsonObject("rawRun");
+          Object result =
+              session.run(
+                  Values.fetchStructure(raw.get("fetches")),
+                  Values.feeds(raw.getAsJsonObject("feeds")));
+          record(label, "rawRun", Values.toJson(result));
+          break;
+        }
       case "requestStop":
         if (a.get("requestStop").getAsString().equals("coord")) {
           coord.requestStop();
@@ -224,6 +247,13 @@ public class ScriptedHook implements Hook {
       return cause == null
           ? new TensorFlowException("ABORTED: " + message)
           : new TensorFlowException("ABORTED: " + message, cause);
+    }
+    if (spec.get("type").getAsString().equals("OutOfRange")) {
+      RuntimeException end = ErrorCodes.exceptionFor(ErrorCodes.Code.OUT_OF_RANGE, message);
+      if (cause != null) {
+        end.initCause(cause);
+      }
+      return end;
     }
     return new ScriptedHookException(message, cause);
   }

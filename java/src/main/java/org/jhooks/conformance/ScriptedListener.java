@@ -6,17 +6,19 @@ import org.jhooks.Session;
 
 /**
  * A listener recording {@code <name>.begin}, {@code beforeSave@step}, {@code afterSave@step} and
- * {@code end@step}; {@code afterSave} returns true at {@code stopAfterSaveAt}. Twin of Python's
- * {@code ScriptedListener}.
+ * {@code end@step}; {@code afterSave} returns true at {@code stopAfterSaveAt} and throws at {@code
+ * raiseInAfterSave.atStep}. Twin of Python's {@code ScriptedListener}.
  */
 public final class ScriptedListener implements CheckpointSaverListener {
   private final String name;
   private final Long stopAt;
+  private final JsonObject raise;
   private final Recorder recorder;
 
   public ScriptedListener(JsonObject spec, Recorder recorder) {
     this.name = spec.get("name").getAsString();
     this.stopAt = spec.has("stopAfterSaveAt") ? spec.get("stopAfterSaveAt").getAsLong() : null;
+    this.raise = spec.has("raiseInAfterSave") ? spec.getAsJsonObject("raiseInAfterSave") : null;
     this.recorder = recorder;
   }
 
@@ -33,6 +35,9 @@ public final class ScriptedListener implements CheckpointSaverListener {
   @Override
   public boolean afterSave(Session session, long globalStep) {
     recorder.listenerEvent(name, "afterSave@" + globalStep);
+    if (raise != null && raise.get("atStep").getAsLong() == globalStep) {
+      throw ScriptedHook.error(raise.getAsJsonObject("raise"));
+    }
     return stopAt != null && stopAt == globalStep;
   }
 

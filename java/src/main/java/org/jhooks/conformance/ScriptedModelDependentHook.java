@@ -8,7 +8,10 @@ import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 
-/** A {@link ModelDependentHook} scripted like {@link ScriptedHook}; records its model instance on request. */
+/**
+ * A {@link ModelDependentHook} scripted like {@link ScriptedHook}; records its model instance on
+ * request.
+ */
 public final class ScriptedModelDependentHook extends ModelDependentHook {
   private final ScriptedHook script;
 
@@ -39,6 +42,11 @@ public final class ScriptedModelDependentHook extends ModelDependentHook {
   @Override
   public void end(Session session) {
     script.end(session);
+  }
+
+  @Override
+  public void onError(Session session, Throwable error) {
+    script.onError(session, error);
   }
 
   @Override

@@ -11,8 +11,11 @@ import org.jhooks.Hook;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
 import org.jhooks.hooks.CheckpointSaverHook;
 import org.jhooks.hooks.FinalOpsHook;
+import org.jhooks.hooks.GlobalStepWaiterHook;
 import org.jhooks.hooks.NanTensorHook;
+import org.jhooks.hooks.ProfilerHook;
 import org.jhooks.hooks.StopAtStepHook;
+import org.jhooks.hooks.StopIfNoImprovementHook;
 
 /**
  * The Java standard hook ({@code org.jhooks.hooks}) for a scenario hook entry with {@code
@@ -35,28 +38,58 @@ public final class StandardHooks {
         return new StopAtStepHook(
             s.has("numSteps") ? s.get("numSteps").getAsLong() : null,
             s.has("lastStep") ? s.get("lastStep").getAsLong() : null);
+      case "GlobalStepWaiterHook":
+        return new GlobalStepWaiterHook(
+            s.get("waitUntilStep").getAsLong(),
+            s.has("pollSecs") ? s.get("pollSecs").getAsDouble() : 0.5);
+      case "StopIfNoImprovementHook":
+        return new StopIfNoImprovementHook(
+            s.get("metric").getAsString(),
+            s.has("mode") ? s.get("mode").getAsString() : null,
+            s.has("patience") ? s.get("patience").getAsInt() : null,
+            s.has("minDelta") ? s.get("minDelta").getAsDouble() : null,
+            s.has("everyNSteps") ? s.get("everyNSteps").getAsInt() : null);
+      case "ProfilerHook":
+        if (checkpointDir == null) {
+          throw new IllegalArgumentException(
+              "hook '"
+                  + hookSpec.get("name").getAsString()
+                  + "': a ProfilerHook writes into the driver's checkpointDir");
+        }
+        return new ProfilerHook(
+            s.get("saveSteps").getAsInt(),
+            null,
+            checkpointDir.resolve("profile").toString(),
+            s.has("showDataflow") ? s.get("showDataflow").getAsBoolean() : null,
+            s.has("showMemory") ? s.get("showMemory").getAsBoolean() : null);
       case "NanTensorHook":
-        return new NanTensorHook(s.get("lossTensor").getAsString(), s.get("failOnNanLoss").getAsBoolean());
+        return new NanTensorHook(
+            s.get("lossTensor").getAsString(), s.get("failOnNanLoss").getAsBoolean());
       case "FinalOpsHook":
         return new FinalOpsHook(
             Values.fetchStructure(s.get("finalOps")),
             s.has("finalOpsFeeds") ? Values.feeds(s.getAsJsonObject("finalOpsFeeds")) : null);
       case "CheckpointSaverHook":
-      case "AsyncCheckpointSaverHook": {
-        List<CheckpointSaverListener> listeners = new ArrayList<>();
-        if (s.has("listeners")) {
-          s.getAsJsonArray("listeners").forEach(l -> listeners.add(new ScriptedListener(l.getAsJsonObject(), recorder)));
+      case "AsyncCheckpointSaverHook":
+        {
+          List<CheckpointSaverListener> listeners = new ArrayList<>();
+          if (s.has("listeners")) {
+            s.getAsJsonArray("listeners")
+                .forEach(l -> listeners.add(new ScriptedListener(l.getAsJsonObject(), recorder)));
+          }
+          listeners.add(new SaveRecorder(recorder));
+          String dir = checkpointDir.toString();
+          String basename =
+              s.has("checkpointBasename") ? s.get("checkpointBasename").getAsString() : null;
+          int steps = s.get("saveSteps").getAsInt();
+          return type.equals("CheckpointSaverHook")
+              ? new CheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null)
+              : new AsyncCheckpointSaverHook(
+                  dir, null, steps, null, basename, null, listeners, null);
         }
-        listeners.add(new SaveRecorder(recorder));
-        String dir = checkpointDir.toString();
-        String basename = s.has("checkpointBasename") ? s.get("checkpointBasename").getAsString() : null;
-        int steps = s.get("saveSteps").getAsInt();
-        return type.equals("CheckpointSaverHook")
-            ? new CheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null)
-            : new AsyncCheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null);
-      }
       default:
-        throw new IllegalArgumentException("hook '" + hookSpec.get("name").getAsString() + "': unknown standard hook " + type);
+        throw new IllegalArgumentException(
+            "hook '" + hookSpec.get("name").getAsString() + "': unknown standard hook " + type);
     }
   }
 

@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jhooks.ndarray.DType;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.buffer.DataBuffers;
 
 /**
  * Scenario JSON to and from hook API values: fetch specs, fed tensors, recorded results. Twin of
@@ -46,7 +48,9 @@ public final class Values {
     return out;
   }
 
-  /** A tensor value spec ({@code dtype}, {@code shape}, row-major {@code values}) as a heap NdArray. */
+  /**
+   * A tensor value spec ({@code dtype}, {@code shape}, row-major {@code values}) as a heap NdArray.
+   */
   public static NdArray<?> tensorValue(JsonObject spec) {
     JsonArray dims = spec.getAsJsonArray("shape");
     long[] shape = new long[dims.size()];
@@ -54,33 +58,28 @@ public final class Values {
       shape[i] = dims.get(i).getAsLong();
     }
     JsonArray values = spec.getAsJsonArray("values");
-    String dtype = spec.get("dtype").getAsString();
-    switch (dtype) {
-      case "float32": {
-        float[] v = new float[values.size()];
-        for (int i = 0; i < v.length; i++) v[i] = values.get(i).getAsFloat();
-        return NdArrays.wrap(Shape.of(shape), org.tensorflow.ndarray.buffer.DataBuffers.of(v, false, false));
+    DType dtype = DType.ofNumpy(spec.get("dtype").getAsString());
+    if (dtype.isFloating()) {
+      double[] v = new double[values.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = values.get(i).getAsDouble();
       }
-      case "int64": {
-        long[] v = new long[values.size()];
-        for (int i = 0; i < v.length; i++) v[i] = values.get(i).getAsLong();
-        return NdArrays.wrap(Shape.of(shape), org.tensorflow.ndarray.buffer.DataBuffers.of(v, false, false));
-      }
-      case "int32": {
-        int[] v = new int[values.size()];
-        for (int i = 0; i < v.length; i++) v[i] = values.get(i).getAsInt();
-        return NdArrays.wrap(Shape.of(shape), org.tensorflow.ndarray.buffer.DataBuffers.of(v, false, false));
-      }
-      default:
-        throw new IllegalArgumentException("unsupported dtype '" + dtype + "' in " + spec);
+      return dtype.cast(
+          NdArrays.wrap(Shape.of(shape), DataBuffers.of(v, false, false)), DType.FLOAT64);
     }
+    long[] v = new long[values.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = values.get(i).getAsLong();
+    }
+    return dtype.cast(NdArrays.wrap(Shape.of(shape), DataBuffers.of(v, false, false)), DType.INT64);
   }
 
   /** A feeds spec as tensor name to value, in the spec's order. */
   public static Map<String, NdArray<?>> feeds(JsonObject spec) {
     Map<String, NdArray<?>> out = new LinkedHashMap<>();
     if (spec != null) {
-      spec.entrySet().forEach(e -> out.put(e.getKey(), tensorValue(e.getValue().getAsJsonObject())));
+      spec.entrySet()
+          .forEach(e -> out.put(e.getKey(), tensorValue(e.getValue().getAsJsonObject())));
     }
     return out;
   }

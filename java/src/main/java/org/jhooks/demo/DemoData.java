@@ -25,14 +25,22 @@ public final class DemoData {
   public static final int HOLD_OUT_EVERY = 5;
 
   public final List<String> featureNames;
+
   /** [trainRows][features], standardized. */
   public final float[][] trainX;
+
   /** [trainRows][1], 0 or 1. */
   public final float[][] trainY;
+
   public final float[][] heldOutX;
   public final float[][] heldOutY;
 
-  private DemoData(List<String> featureNames, float[][] trainX, float[][] trainY, float[][] heldOutX, float[][] heldOutY) {
+  private DemoData(
+      List<String> featureNames,
+      float[][] trainX,
+      float[][] trainY,
+      float[][] heldOutX,
+      float[][] heldOutY) {
     this.featureNames = featureNames;
     this.trainX = trainX;
     this.trainY = trainY;
@@ -63,14 +71,21 @@ public final class DemoData {
       String[] cells = line.split(",");
       if (cells.length != header.length) {
         throw new IllegalArgumentException(
-            csv + " line " + (i + 1) + " has " + cells.length + " columns, the header has " + header.length);
+            csv
+                + " line "
+                + (i + 1)
+                + " has "
+                + cells.length
+                + " columns, the header has "
+                + header.length);
       }
       double[] row = new double[cells.length];
       for (int c = 0; c < cells.length; c++) {
         try {
           row[c] = Double.parseDouble(cells[c]);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(csv + " line " + (i + 1) + " column " + (c + 1) + ": not a number: " + cells[c], e);
+          throw new IllegalArgumentException(
+              csv + " line " + (i + 1) + " column " + (c + 1) + ": not a number: " + cells[c], e);
         }
       }
       rows.add(row);
@@ -103,7 +118,10 @@ public final class DemoData {
     }
     return new DemoData(
         List.of(Arrays.copyOf(header, features)),
-        features(train, mean, std), labels(train, features), features(heldOut, mean, std), labels(heldOut, features));
+        features(train, mean, std),
+        labels(train, features),
+        features(heldOut, mean, std),
+        labels(heldOut, features));
   }
 
   /** Accuracy on the held-out rows of always predicting the training rows' majority class. */

@@ -14,8 +14,8 @@ import org.tensorflow.types.TFloat32;
  * The demo's logistic regression graph; {@code jhooks/demo/model.py} builds the same one in Python
  * (same op names, same formulas), so checkpoints restore by name in either language.
  *
- * <p>Data are graph constants (full-batch training on the training rows, evaluation on the
- * held-out rows), so a training step needs no feeds. Names:
+ * <p>Data are graph constants (full-batch training on the training rows, evaluation on the held-out
+ * rows), so a training step needs no feeds. Names:
  *
  * <ul>
  *   <li>variables (VariableV2, float32 unless noted, saved in checkpoints): {@code w} [features, 1]
@@ -37,8 +37,10 @@ public final class DemoModel {
   public static final String ACCURACY = "accuracy:0";
   public static final String LOSS_SUMMARY = "loss_summary:0";
   public static final String TRAIN_OP = GlobalStep.TRAIN_STEP;
+
   /** The checkpoint keys of the model, in the order both languages list them. */
   public static final List<String> VARIABLES = List.of(W, B, GlobalStep.NAME);
+
   public static final float DEFAULT_LEARNING_RATE = 0.5f;
   private static final float EPS = 1e-7f;
 
@@ -56,7 +58,8 @@ public final class DemoModel {
     Operand<TFloat32> heldOutLogits = logits(tf, tf.constant(data.heldOutX), w, b);
     Operand<TFloat32> heldOutY = tf.constant(data.heldOutY);
     crossEntropy(tf, "held_out_loss", heldOutLogits, heldOutY);
-    Operand<TFloat32> predicted = tf.dtypes.cast(tf.math.greater(heldOutLogits, tf.constant(0f)), TFloat32.class);
+    Operand<TFloat32> predicted =
+        tf.dtypes.cast(tf.math.greater(heldOutLogits, tf.constant(0f)), TFloat32.class);
     Operand<TFloat32> hits = tf.dtypes.cast(tf.math.equal(predicted, heldOutY), TFloat32.class);
     tf.withName("accuracy").math.mean(hits, tf.constant(new int[] {0, 1}));
     tf.withName("loss_summary").summary.scalarSummary(tf.constant("loss"), loss);
@@ -65,17 +68,20 @@ public final class DemoModel {
     return g;
   }
 
-  private static Operand<TFloat32> logits(Ops tf, Operand<TFloat32> x, Variable<TFloat32> w, Variable<TFloat32> b) {
+  private static Operand<TFloat32> logits(
+      Ops tf, Operand<TFloat32> x, Variable<TFloat32> w, Variable<TFloat32> b) {
     // identity: tensorflow-java's gradient code must not see the raw VariableV2 output.
     return tf.math.add(tf.linalg.matMul(x, tf.identity(w)), tf.identity(b));
   }
 
-  private static Operand<TFloat32> crossEntropy(Ops tf, String name, Operand<TFloat32> logits, Operand<TFloat32> y) {
+  private static Operand<TFloat32> crossEntropy(
+      Ops tf, String name, Operand<TFloat32> logits, Operand<TFloat32> y) {
     Operand<TFloat32> p = tf.math.sigmoid(logits);
     Operand<TFloat32> eps = tf.constant(EPS);
     Operand<TFloat32> one = tf.constant(1f);
     Operand<TFloat32> pos = tf.math.mul(y, tf.math.log(tf.math.add(p, eps)));
-    Operand<TFloat32> neg = tf.math.mul(tf.math.sub(one, y), tf.math.log(tf.math.add(tf.math.sub(one, p), eps)));
+    Operand<TFloat32> neg =
+        tf.math.mul(tf.math.sub(one, y), tf.math.log(tf.math.add(tf.math.sub(one, p), eps)));
     Operand<TFloat32> mean = tf.math.mean(tf.math.add(pos, neg), tf.constant(new int[] {0, 1}));
     return tf.withName(name).math.neg(mean);
   }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.ModelInstance;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
@@ -30,13 +29,17 @@ import org.tensorflow.ndarray.NdArray;
  * <p>Hooks: started by the jhooks launcher ({@code python -m jhooks java ... --hook ...}, or {@code
  * python -m jhooks demo}), the Python hooks of {@link PythonHooks#fromCommandLine()} — they decide
  * what is logged and saved; the session only restores from the checkpoint dir. Started as a plain
- * Java program, Java hooks: an {@link AsyncCheckpointSaverHook} saving every variable (all checkpoints kept)
- * every {@code --save-steps} steps. The loop runs {@code train_step} until the global step is
- * {@code --steps} past the restored one or a hook asks to stop.
+ * Java program, Java hooks: an {@link AsyncCheckpointSaverHook} saving every variable (all
+ * checkpoints kept) every {@code --save-steps} steps. The loop runs {@code train_step} until the
+ * global step is {@code --steps} past the restored one or a hook asks to stop.
  */
 public final class JvmTrainingDemo {
-  private static final Logger LOG = Logger.getLogger(JvmTrainingDemo.class.getName());
-  /** What ModelDependentHooks (such as a {@code --hook} one) get: the loss, train op and global step. */
+  private static final System.Logger LOG = System.getLogger(JvmTrainingDemo.class.getName());
+
+  /**
+   * What ModelDependentHooks (such as a {@code --hook} one) get: the loss, train op and global
+   * step.
+   */
   public static final ModelInstance MODEL =
       ModelInstance.of(DemoModel.LOSS, DemoModel.TRAIN_OP, GlobalStep.TENSOR_NAME);
 
@@ -58,7 +61,9 @@ public final class JvmTrainingDemo {
 
     @Override
     public String toString() {
-      return String.format("global step %d -> %d, loss %.4f, held-out accuracy %.4f", firstStep, lastStep, finalLoss, heldOutAccuracy);
+      return String.format(
+          "global step %d -> %d, loss %.4f, held-out accuracy %.4f",
+          firstStep, lastStep, finalLoss, heldOutAccuracy);
     }
   }
 
@@ -70,7 +75,9 @@ public final class JvmTrainingDemo {
     float learningRate = DemoModel.DEFAULT_LEARNING_RATE;
     int saveSteps = 100;
 
-    /** @throws IllegalArgumentException an unknown flag, a missing value or no CSV path */
+    /**
+     * @throws IllegalArgumentException an unknown flag, a missing value or no CSV path
+     */
     public static Options parse(String... args) {
       Options o = new Options();
       for (int i = 0; i < args.length; i++) {
@@ -87,16 +94,26 @@ public final class JvmTrainingDemo {
         }
         String v = args[++i];
         switch (a) {
-          case "--steps": o.steps = Integer.parseInt(v); break;
-          case "--checkpoint-dir": o.checkpointDir = Path.of(v); break;
-          case "--learning-rate": o.learningRate = Float.parseFloat(v); break;
-          case "--save-steps": o.saveSteps = Integer.parseInt(v); break;
-          default: throw new IllegalArgumentException("unknown option " + a);
+          case "--steps":
+            o.steps = Integer.parseInt(v);
+            break;
+          case "--checkpoint-dir":
+            o.checkpointDir = Path.of(v);
+            break;
+          case "--learning-rate":
+            o.learningRate = Float.parseFloat(v);
+            break;
+          case "--save-steps":
+            o.saveSteps = Integer.parseInt(v);
+            break;
+          default:
+            throw new IllegalArgumentException("unknown option " + a);
         }
       }
       if (o.csv == null) {
         throw new IllegalArgumentException(
-            "usage: JvmTrainingDemo CSV [--steps N] [--checkpoint-dir DIR] [--learning-rate LR] [--save-steps N]");
+            "usage: JvmTrainingDemo CSV [--steps N] [--checkpoint-dir DIR] [--learning-rate LR]"
+                + " [--save-steps N]");
       }
       return o;
     }
@@ -116,8 +133,11 @@ public final class JvmTrainingDemo {
   /** The hooks of a plain Java run: asynchronous checkpoints of the model every save steps. */
   public static List<Hook> javaHooks(Options o) {
     List<Hook> hooks = new ArrayList<>();
-    hooks.add(AsyncCheckpointSaverHook.builder(o.checkpointDir.toString())
-        .saveSteps(o.saveSteps).maxToKeep(0).build());
+    hooks.add(
+        AsyncCheckpointSaverHook.builder(o.checkpointDir.toString())
+            .saveSteps(o.saveSteps)
+            .maxToKeep(0)
+            .build());
     return hooks;
   }
 
@@ -125,21 +145,25 @@ public final class JvmTrainingDemo {
   public static Result train(Options o, List<Hook> hooks) throws IOException {
     DemoData data = DemoData.load(o.csv);
     try (Graph graph = DemoModel.build(data, o.learningRate)) {
-      MonitoredSession session = MonitoredTrainingSession.builder(graph)
-          .hooks(hooks)
-          .modelInstance(MODEL)
-          .logStepCountSteps(0)
-          .sessionCreator(new CheckpointRestoringSessionCreator(o.checkpointDir))
-          .build();
+      MonitoredSession session =
+          MonitoredTrainingSession.builder(graph)
+              .hooks(hooks)
+              .modelInstance(MODEL)
+              .logStepCountSteps(0)
+              .sessionCreator(new CheckpointRestoringSessionCreator(o.checkpointDir))
+              .build();
       long first;
       long step;
       try {
         first = session.session().globalStep();
         step = first;
-        LOG.info("JvmTrainingDemo: training from global step " + first + " for " + o.steps + " steps");
+        LOG.log(
+            System.Logger.Level.INFO,
+            "JvmTrainingDemo: training from global step " + first + " for " + o.steps + " steps");
         while (!session.shouldStop() && step < first + o.steps) {
           @SuppressWarnings("unchecked")
-          List<Object> out = (List<Object>) session.run(List.of(DemoModel.TRAIN_OP, GlobalStep.TENSOR_NAME));
+          List<Object> out =
+              (List<Object>) session.run(List.of(DemoModel.TRAIN_OP, GlobalStep.TENSOR_NAME));
           if (out == null) {
             break;
           }
@@ -147,10 +171,24 @@ public final class JvmTrainingDemo {
           step = ((Number) ((NdArray<?>) out.get(1)).getObject()).longValue();
         }
         @SuppressWarnings("unchecked")
-        Map<String, NdArray<?>> end = (Map<String, NdArray<?>>) session.runWithoutHooks(
-            Map.of("loss", DemoModel.LOSS, "accuracy", DemoModel.ACCURACY, "step", GlobalStep.TENSOR_NAME), Map.of(), null);
-        Result r = new Result(first, ((Number) end.get("step").getObject()).longValue(),
-            ((Number) end.get("loss").getObject()).floatValue(), ((Number) end.get("accuracy").getObject()).floatValue());
+        Map<String, NdArray<?>> end =
+            (Map<String, NdArray<?>>)
+                session.runWithoutHooks(
+                    Map.of(
+                        "loss",
+                        DemoModel.LOSS,
+                        "accuracy",
+                        DemoModel.ACCURACY,
+                        "step",
+                        GlobalStep.TENSOR_NAME),
+                    Map.of(),
+                    null);
+        Result r =
+            new Result(
+                first,
+                ((Number) end.get("step").getObject()).longValue(),
+                ((Number) end.get("loss").getObject()).floatValue(),
+                ((Number) end.get("accuracy").getObject()).floatValue());
         return r;
       } finally {
         session.close();
@@ -164,9 +202,11 @@ public final class JvmTrainingDemo {
    * {@code w} (features values), {@code b} (1), {@code global_step} (1). Used to check that the JVM
    * reads checkpoints written by Python.
    *
-   * @throws org.tensorflow.exceptions.TensorFlowException the checkpoint is missing or lacks a variable
+   * @throws org.tensorflow.exceptions.TensorFlowException the checkpoint is missing or lacks a
+   *     variable
    */
-  public static Map<String, double[]> restoreVariables(String csv, String prefix) throws IOException {
+  public static Map<String, double[]> restoreVariables(String csv, String prefix)
+      throws IOException {
     DemoData data = DemoData.load(Path.of(csv));
     try (Graph graph = DemoModel.build(data, DemoModel.DEFAULT_LEARNING_RATE);
         TfSession session = new TfSession(new org.tensorflow.Session(graph), graph)) {

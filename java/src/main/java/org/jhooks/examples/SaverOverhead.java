@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.jhooks.Hook;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
 import org.jhooks.hooks.CheckpointSaverHook;
+import org.jhooks.testing.KillableTraining;
 import org.jhooks.tf.GlobalStep;
 import org.jhooks.tf.MonitoredSession;
 import org.tensorflow.Graph;
@@ -25,23 +26,31 @@ public final class SaverOverhead {
     int saveSteps = Integer.parseInt(args[2]);
     for (String kind : new String[] {"none", "sync", "async", "none", "sync", "async"}) {
       Path dir = Files.createTempDirectory("saver-overhead");
-      Hook hook = kind.equals("sync")
-          ? CheckpointSaverHook.builder(dir.toString()).saveSteps(saveSteps).build()
-          : kind.equals("async") ? AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(saveSteps).build() : null;
+      Hook hook =
+          kind.equals("sync")
+              ? CheckpointSaverHook.builder(dir.toString()).saveSteps(saveSteps).build()
+              : kind.equals("async")
+                  ? AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(saveSteps).build()
+                  : null;
       long t0;
       long t1;
       try (Graph g = KillableTraining.graph(wSize);
-          MonitoredSession s = (hook == null ? MonitoredSession.builder(g) : MonitoredSession.builder(g).hooks(hook)).build()) {
+          MonitoredSession s =
+              (hook == null ? MonitoredSession.builder(g) : MonitoredSession.builder(g).hooks(hook))
+                  .build()) {
         t0 = System.nanoTime();
         for (int i = 0; i < steps; i++) {
           s.run(GlobalStep.TRAIN_STEP);
         }
         t1 = System.nanoTime();
       }
-      String extra = hook instanceof AsyncCheckpointSaverHook
-          ? " overlaps=" + ((AsyncCheckpointSaverHook) hook).overlapCount() : "";
-      System.out.printf("%-5s wSize=%d saveSteps=%d: %.2f ms/step%s%n", kind, wSize, saveSteps,
-          (t1 - t0) / 1e6 / steps, extra);
+      String extra =
+          hook instanceof AsyncCheckpointSaverHook
+              ? " overlaps=" + ((AsyncCheckpointSaverHook) hook).overlapCount()
+              : "";
+      System.out.printf(
+          "%-5s wSize=%d saveSteps=%d: %.2f ms/step%s%n",
+          kind, wSize, saveSteps, (t1 - t0) / 1e6 / steps, extra);
     }
   }
 }

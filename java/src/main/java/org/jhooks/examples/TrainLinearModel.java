@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import org.jhooks.ModelInstance;
 import org.jhooks.SessionRunArgs;
-import org.jhooks.tf.Checkpoints;
+import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.python.PythonHooks;
 import org.jhooks.tf.GlobalStep;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
-import org.jhooks.python.PythonHooks;
 import org.tensorflow.Graph;
 import org.tensorflow.Operand;
 import org.tensorflow.framework.optimizers.Adam;
@@ -38,8 +38,8 @@ import org.tensorflow.types.TFloat32;
  * VariableV2} named {@code w}, {@code b}, {@code global_step} (plus the optimizer's slots).
  *
  * <p>Run by {@code python -m jhooks java org.jhooks.examples.TrainLinearModel --hook m:C -- DIR},
- * it also runs the Python hooks given with {@code --hook} ({@link PythonHooks}); the model
- * instance is {@code loss:0}, {@code train_step}, {@code global_step:0}.
+ * it also runs the Python hooks given with {@code --hook} ({@link PythonHooks}); the model instance
+ * is {@code loss:0}, {@code train_step}, {@code global_step:0}.
  */
 public final class TrainLinearModel {
   private static final float[][] X = {{1, 0}, {0, 1}, {1, 1}, {2, -1}, {-1, 2}, {0.5f, 0.5f}};
@@ -48,7 +48,8 @@ public final class TrainLinearModel {
 
   public static void main(String[] args) {
     if (args.length < 1) {
-      System.err.println("usage: TrainLinearModel <checkpointDir> [totalSteps=200] [gd|adam] [saveSteps=50]");
+      System.err.println(
+          "usage: TrainLinearModel <checkpointDir> [totalSteps=200] [gd|adam] [saveSteps=50]");
       System.exit(2);
     }
     Path dir = Path.of(args[0]);
@@ -59,30 +60,46 @@ public final class TrainLinearModel {
   }
 
   /** Trains until the global step reaches {@code totalSteps}; returns what {@link #main} prints. */
-  public static Map<String, Object> train(Path dir, long totalSteps, String optimizerName, int saveSteps) {
+  public static Map<String, Object> train(
+      Path dir, long totalSteps, String optimizerName, int saveSteps) {
     float[][] y = new float[X.length][1];
     for (int i = 0; i < X.length; i++) {
       y[i][0] = 2 * X[i][0] - 3 * X[i][1] + 0.5f;
     }
     try (Graph g = new Graph()) {
       Ops tf = Ops.create(g);
-      Placeholder<TFloat32> x = tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.of(-1, 2)));
-      Placeholder<TFloat32> labels = tf.withName("y").placeholder(TFloat32.class, Placeholder.shape(Shape.of(-1, 1)));
+      Placeholder<TFloat32> x =
+          tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.of(-1, 2)));
+      Placeholder<TFloat32> labels =
+          tf.withName("y").placeholder(TFloat32.class, Placeholder.shape(Shape.of(-1, 1)));
       Variable<TFloat32> w = tf.withName("w").variable(tf.zeros(tf.array(2L, 1L), TFloat32.class));
       Variable<TFloat32> b = tf.withName("b").variable(tf.zeros(tf.array(1L), TFloat32.class));
       Operand<TFloat32> pred = tf.math.add(tf.linalg.matMul(x, w), b);
-      // squaredDifference on pred, never Square on a raw variable (a gradient crash in TF 2.18's C API)
-      Operand<TFloat32> loss = tf.withName("loss").math.mean(tf.math.squaredDifference(pred, labels), tf.constant(new int[] {0, 1}));
-      Optimizer opt = optimizerName.equals("adam") ? new Adam(g, 0.05f) : new GradientDescent(g, 0.1f);
+      // squaredDifference on pred, never Square on a raw variable (a gradient crash in TF 2.18's C
+      // API)
+      Operand<TFloat32> loss =
+          tf.withName("loss")
+              .math
+              .mean(tf.math.squaredDifference(pred, labels), tf.constant(new int[] {0, 1}));
+      Optimizer opt =
+          optimizerName.equals("adam") ? new Adam(g, 0.05f) : new GradientDescent(g, 0.1f);
       Op minimize = opt.minimize(loss, "minimize");
-      GlobalStep.create(tf, minimize); // after minimize: optimizers take gradients for every VariableV2
+      GlobalStep.create(
+          tf, minimize); // after minimize: optimizers take gradients for every VariableV2
 
-      Map<String, NdArray<?>> feeds = Map.of("x:0", StdArrays.ndCopyOf(X), "y:0", StdArrays.ndCopyOf(y));
-      SessionRunArgs step = SessionRunArgs.of(List.of(GlobalStep.TRAIN_STEP, "loss:0", GlobalStep.TENSOR_NAME), feeds);
+      Map<String, NdArray<?>> feeds =
+          Map.of("x:0", StdArrays.ndCopyOf(X), "y:0", StdArrays.ndCopyOf(y));
+      SessionRunArgs step =
+          SessionRunArgs.of(
+              List.of(GlobalStep.TRAIN_STEP, "loss:0", GlobalStep.TENSOR_NAME), feeds);
       Map<String, Object> out = new LinkedHashMap<>();
       try (MonitoredSession s =
-          MonitoredTrainingSession.builder(g).checkpointDir(dir).saveCheckpointSteps(saveSteps).logStepCountSteps(100)
-              .modelInstance(ModelInstance.of("loss:0", GlobalStep.TRAIN_STEP, GlobalStep.TENSOR_NAME))
+          MonitoredTrainingSession.builder(g)
+              .checkpointDir(dir)
+              .saveCheckpointSteps(saveSteps)
+              .logStepCountSteps(100)
+              .modelInstance(
+                  ModelInstance.of("loss:0", GlobalStep.TRAIN_STEP, GlobalStep.TENSOR_NAME))
               .hooks(PythonHooks.available() ? PythonHooks.fromCommandLine() : List.of())
               .build()) {
         long globalStep = s.session().globalStep();
@@ -95,7 +112,10 @@ public final class TrainLinearModel {
             System.out.println("step " + globalStep + " loss " + lastLoss);
           }
         }
-        List<?> final_ = (List<?>) s.runWithoutHooks(List.of("w:0", "b:0", "loss:0", GlobalStep.TENSOR_NAME), feeds, null);
+        List<?> final_ =
+            (List<?>)
+                s.runWithoutHooks(
+                    List.of("w:0", "b:0", "loss:0", GlobalStep.TENSOR_NAME), feeds, null);
         out.put("global_step", ((LongNdArray) final_.get(3)).getLong());
         out.put("loss", ((FloatNdArray) final_.get(2)).getFloat());
         out.put("w", StdArrays.array2dCopyOf((FloatNdArray) final_.get(0)));

@@ -12,8 +12,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jhooks.CheckpointSaverListener;
-import org.jhooks.HookException;
 import org.jhooks.Session;
+import org.jhooks.checkpoint.SnapshotWriter;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -25,14 +25,16 @@ import org.tensorflow.ndarray.NdArray;
  * variable of the {@link Saver} together with the global step (the snapshot; the global step
  * fetched in it is the label, so the checkpoint holds the values of the step it is named after);
  * then, on the writer thread, a V2 checkpoint with exactly those values ({@link
- * SnapshotCheckpointWriter}), the {@code checkpoint} state file replaced atomically, and rotation.
+ * org.jhooks.checkpoint.SnapshotWriter}), the {@code checkpoint} state file replaced atomically,
+ * and rotation.
  *
  * <ul>
  *   <li>Overlap policy WAIT: at most one write is in flight. A save that falls due while the
  *       previous write is still running waits for it before taking its snapshot; no save is
  *       skipped. Each wait is counted ({@link #overlapCount()}) and logged at INFO.
- *   <li>A failed write is raised on the training thread as a {@link HookException} (cause: the
- *       original error) at the next callback, in {@link #waitForPendingSaves()} or in {@code end()}.
+ *   <li>A failed write is raised on the training thread as a {@link
+ *       org.jhooks.checkpoint.CheckpointSaveException} (cause: the original error) at the next
+ *       callback, in {@link #waitForPendingSaves()} or in {@code end()}.
  *   <li>Listeners' {@code afterSave} runs on the training thread at the first callback after the
  *       files and the state file are on disk; {@code true} asks training to stop.
  * </ul>
@@ -45,18 +47,29 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final AtomicInteger THREADS = new AtomicInteger();
   private static final String STEP_KEY = "\u0000global_step";
 
-  private final SnapshotCheckpointWriter writer = new SnapshotCheckpointWriter();
+  private final SnapshotWriter writer = new SnapshotWriter();
   private final ExecutorService executor =
-      new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-        Thread t = new Thread(r, "AsyncCheckpointSaverHook-writer-" + THREADS.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      });
+      new ThreadPoolExecutor(
+          0,
+          1,
+          1,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          r -> {
+            Thread t =
+                new Thread(r, "AsyncCheckpointSaverHook-writer-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
+
   /** Writes started and not yet delivered, oldest first; touched by the training thread only. */
   private final ArrayDeque<PendingSave> pending = new ArrayDeque<>();
+
   private int overlapCount;
+
   /** Test seam: runs on the writer thread before each write, with the step being written. */
   volatile java.util.function.LongConsumer beforeWrite;
+
   private boolean released;
 
   private static final class PendingSave {
@@ -72,11 +85,25 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   }
 
   /** Same parameters and errors as {@link CheckpointSaverHook#CheckpointSaverHook}. */
-  public AsyncCheckpointSaverHook(String checkpointDir, Double saveSecs, Integer saveSteps, Saver saver,
-      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners,
+  public AsyncCheckpointSaverHook(
+      String checkpointDir,
+      Double saveSecs,
+      Integer saveSteps,
+      Saver saver,
+      String checkpointBasename,
+      Scaffold scaffold,
+      List<CheckpointSaverListener> listeners,
       Integer maxToKeep) {
-    this(CheckpointSaverHook.args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename,
-        scaffold, listeners, maxToKeep));
+    this(
+        CheckpointSaverHook.args(
+            builder(checkpointDir),
+            saveSecs,
+            saveSteps,
+            saver,
+            checkpointBasename,
+            scaffold,
+            listeners,
+            maxToKeep));
   }
 
   private AsyncCheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
@@ -95,8 +122,11 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       overlapCount++;
       long t0 = System.nanoTime();
       awaitQuietly(previous);
-      log.info(String.format("%s: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
-          name, decidedStep, (System.nanoTime() - t0) / 1e9, previous.step, overlapCount));
+      log.log(
+          System.Logger.Level.INFO,
+          String.format(
+              "%s: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
+              name, decidedStep, (System.nanoTime() - t0) / 1e9, previous.step, overlapCount));
     }
     deliver(callback, false);
     String prefix = keeper.prefixFor(decidedStep);
@@ -109,26 +139,36 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(fetches);
       snapshot = values;
     } catch (RuntimeException e) {
-      throw failure(callback, "taking the snapshot for checkpoint " + prefix + " failed: " + e, e);
+      throw saveFailure(callback, decidedStep, prefix, e);
     }
     long step = ((Number) snapshot.remove(STEP_KEY).getObject()).longValue();
     if (step != decidedStep) {
       // Only possible if something else trains concurrently: label by the values' own step.
-      log.warning(name + ": global step moved from " + decidedStep + " to " + step
-          + " before the snapshot; the checkpoint is labelled " + step + ".");
+      log.log(
+          System.Logger.Level.WARNING,
+          name
+              + ": global step moved from "
+              + decidedStep
+              + " to "
+              + step
+              + " before the snapshot; the checkpoint is labelled "
+              + step
+              + ".");
       prefix = keeper.prefixFor(step);
     }
     String finalPrefix = prefix;
     long labelled = step;
-    Future<?> write = executor.submit(() -> {
-      java.util.function.LongConsumer seam = beforeWrite;
-      if (seam != null) {
-        seam.accept(labelled);
-      }
-      writer.write(finalPrefix, snapshot);
-      keeper.commit(finalPrefix);
-      return null;
-    });
+    Future<?> write =
+        executor.submit(
+            () -> {
+              java.util.function.LongConsumer seam = beforeWrite;
+              if (seam != null) {
+                seam.accept(labelled);
+              }
+              writeSnapshot(writer, finalPrefix, snapshot);
+              keeper.commit(finalPrefix);
+              return null;
+            });
     pending.addLast(new PendingSave(step, prefix, write));
   }
 
@@ -143,10 +183,11 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   }
 
   /**
-   * Blocks until every started save is on disk, calls the listeners' {@code afterSave} for them
-   * and raises a write failure.
+   * Blocks until every started save is on disk, calls the listeners' {@code afterSave} for them and
+   * raises a write failure.
    *
-   * @throws HookException a background write failed (cause: its error)
+   * @throws org.jhooks.checkpoint.CheckpointSaveException a background write failed (cause: its
+   *     error)
    */
   public void waitForPendingSaves() {
     deliver("waitForPendingSaves", true);
@@ -157,7 +198,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     return overlapCount;
   }
 
-  /** Delivers finished saves in order (afterSave on this thread); with {@code wait}, all of them. */
+  /**
+   * Delivers finished saves in order (afterSave on this thread); with {@code wait}, all of them.
+   */
   private void deliver(String callback, boolean wait) {
     while (!pending.isEmpty()) {
       PendingSave p = pending.peekFirst();
@@ -170,7 +213,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         release();
-        throw failure(callback, "writing checkpoint " + p.prefix + " in the background failed: " + cause, cause);
+        throw saveFailure(callback, p.step, p.prefix, cause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw failure(callback, "interrupted while waiting for checkpoint " + p.prefix, e);

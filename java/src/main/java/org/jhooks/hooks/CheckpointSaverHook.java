@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Session;
+import org.jhooks.checkpoint.SnapshotWriter;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -13,15 +14,16 @@ import org.tensorflow.ndarray.NdArray;
  *
  * <p>Saves once after each session creation, when the timer fires for the global step (re-read with
  * a raw run; never twice for one step) and in {@code end()} unless that step is saved already. A
- * save: listeners' {@code beforeSave}; the V2 checkpoint {@code checkpointDir/checkpointBasename-step}
- * (with {@link Session#save} when the {@link Saver} lists no variables, else the values of its
- * variables fetched in one run and written by {@link SnapshotCheckpointWriter}); the {@code
- * checkpoint} state file replaced atomically; rotation beyond {@code maxToKeep}; listeners' {@code
- * afterSave}, where {@code true} asks training to stop (honoured, unlike TF). Unlike TF it writes no
- * graph or meta graph. See {@code docs/standard-hooks.md} and {@code docs/contract.md}.
+ * save: listeners' {@code beforeSave}; the V2 checkpoint {@code
+ * checkpointDir/checkpointBasename-step} (with {@link Session#save} when the {@link Saver} lists no
+ * variables, else the values of its variables fetched in one run and written by {@link
+ * org.jhooks.checkpoint.SnapshotWriter}); the {@code checkpoint} state file replaced atomically;
+ * rotation beyond {@code maxToKeep}; listeners' {@code afterSave}, where {@code true} asks training
+ * to stop (honoured, unlike TF). Unlike TF it writes no graph or meta graph. See {@code
+ * docs/standard-hooks.md} and {@code docs/contract.md}.
  */
 public final class CheckpointSaverHook extends CheckpointSaverHookBase {
-  private SnapshotCheckpointWriter writer;
+  private SnapshotWriter writer;
 
   /**
    * @param checkpointDir the directory of checkpoints and of the state file; created if missing
@@ -32,13 +34,29 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
    * @param scaffold where the saver comes from when {@code saver} is null, or {@code null}
    * @param listeners called around each save, or {@code null}
    * @param maxToKeep checkpoints kept when no saver is given ({@code null}: 5; 0 keeps all)
-   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one, both
-   *     saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages)
+   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one,
+   *     both saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages); a
+   *     checkpointBasename with a path separator or {@code ..}
    */
-  public CheckpointSaverHook(String checkpointDir, Double saveSecs, Integer saveSteps, Saver saver,
-      String checkpointBasename, Scaffold scaffold, List<CheckpointSaverListener> listeners,
+  public CheckpointSaverHook(
+      String checkpointDir,
+      Double saveSecs,
+      Integer saveSteps,
+      Saver saver,
+      String checkpointBasename,
+      Scaffold scaffold,
+      List<CheckpointSaverListener> listeners,
       Integer maxToKeep) {
-    this(args(builder(checkpointDir), saveSecs, saveSteps, saver, checkpointBasename, scaffold, listeners, maxToKeep));
+    this(
+        args(
+            builder(checkpointDir),
+            saveSecs,
+            saveSteps,
+            saver,
+            checkpointBasename,
+            scaffold,
+            listeners,
+            maxToKeep));
   }
 
   private CheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
@@ -50,9 +68,15 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
     return new CheckpointSaverHookBuilder<>(checkpointDir, CheckpointSaverHook::new);
   }
 
-  static <H> CheckpointSaverHookBuilder<H> args(CheckpointSaverHookBuilder<H> b, Double saveSecs,
-      Integer saveSteps, Saver saver, String checkpointBasename, Scaffold scaffold,
-      List<CheckpointSaverListener> listeners, Integer maxToKeep) {
+  static <H> CheckpointSaverHookBuilder<H> args(
+      CheckpointSaverHookBuilder<H> b,
+      Double saveSecs,
+      Integer saveSteps,
+      Saver saver,
+      String checkpointBasename,
+      Scaffold scaffold,
+      List<CheckpointSaverListener> listeners,
+      Integer maxToKeep) {
     b.maxToKeep = maxToKeep;
     b.saveSecs = saveSecs;
     b.saveSteps = saveSteps;
@@ -76,15 +100,16 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
         session.save(prefix);
       } else {
         @SuppressWarnings("unchecked")
-        Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(new LinkedHashMap<>(saver.variables()));
+        Map<String, NdArray<?>> values =
+            (Map<String, NdArray<?>>) session.run(new LinkedHashMap<>(saver.variables()));
         if (writer == null) {
-          writer = new SnapshotCheckpointWriter();
+          writer = new SnapshotWriter();
         }
-        writer.write(prefix, values);
+        writeSnapshot(writer, prefix, values);
       }
       keeper.commit(prefix);
     } catch (RuntimeException e) {
-      throw failure(callback, "saving checkpoint " + prefix + " failed: " + e, e);
+      throw saveFailure(callback, step, prefix, e);
     }
     afterSave(session, step, prefix);
   }

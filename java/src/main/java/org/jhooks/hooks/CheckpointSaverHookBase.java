@@ -1,11 +1,12 @@
 package org.jhooks.hooks;
 
-import java.util.OptionalLong;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.logging.Logger;
+import java.util.Map;
+import java.util.OptionalLong;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
@@ -14,6 +15,12 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.checkpoint.CheckpointKeeper;
+import org.jhooks.checkpoint.CheckpointSaveException;
+import org.jhooks.checkpoint.CheckpointStateException;
+import org.jhooks.checkpoint.SnapshotWriter;
+import org.jhooks.tf.Values;
+import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -22,10 +29,20 @@ import org.tensorflow.ndarray.NdArray;
  * creation, when the timer fires for the global step (re-read with a raw run before deciding, never
  * twice for one step), and once in {@code end()} unless the last step was already saved. How a save
  * is written is up to the subclass. See {@code docs/standard-hooks.md}.
+ *
+ * <p>Checkpoint files ({@code docs/contract.md}, "Checkpoints"): the hook writes, overwrites and
+ * deletes only inside {@code checkpointDir}; rotation deletes only {@code
+ * <checkpointBasename>-<step>} checkpoints of that dir, whatever the state file lists. {@code
+ * begin()} deletes the temporaries a killed save left ({@code checkpoint.tmp*}, {@code
+ * <checkpointBasename>-*.tempstate*}) and throws a {@link HookException} (cause: {@link
+ * CheckpointStateException}) for a garbage or unreadable state file, writing nothing. The
+ * constructor refuses a {@code checkpointBasename} with a path separator or {@code ..}
+ * (IllegalArgumentException naming the hook and the value). A failed save throws {@link
+ * CheckpointSaveException} naming hook, callback, global step and prefix: never end of input.
  */
 abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final String name;
-  final Logger log;
+  final System.Logger log;
   final String checkpointDir;
   final String checkpointBasename;
   final Saver saver;
@@ -34,12 +51,15 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final CheckpointKeeper keeper;
   private final List<Long> savedSteps = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean stopAsked;
-  /** The session of the callback running now: the one listeners get (after recovery, the new one). */
+
+  /**
+   * The session of the callback running now: the one listeners get (after recovery, the new one).
+   */
   Session current;
 
   CheckpointSaverHookBase(String name, CheckpointSaverHookBuilder<?> b) {
     this.name = name;
-    this.log = Logger.getLogger("org.jhooks.hooks." + name);
+    this.log = System.getLogger("org.jhooks.hooks." + name);
     if (b.checkpointDir == null || b.checkpointDir.isEmpty()) {
       throw new IllegalArgumentException("checkpointDir must be given");
     }
@@ -47,16 +67,14 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
       throw new IllegalArgumentException("You cannot provide both saver and scaffold.");
     }
     if ((b.saveSecs == null) == (b.saveSteps == null)) {
-      throw new IllegalArgumentException("exactly one of saveSecs and saveSteps should be provided.");
+      throw new IllegalArgumentException(
+          "exactly one of saveSecs and saveSteps should be provided.");
     }
     if (b.saveSteps != null && b.saveSteps <= 0) {
       throw new IllegalArgumentException("saveSteps must be positive, got " + b.saveSteps);
     }
     if (b.saveSecs != null && !(b.saveSecs > 0)) {
       throw new IllegalArgumentException("saveSecs must be positive, got " + b.saveSecs);
-    }
-    if (b.checkpointBasename == null || b.checkpointBasename.isEmpty()) {
-      throw new IllegalArgumentException("checkpointBasename must not be empty");
     }
     if (b.saver != null && b.maxToKeep != null && b.maxToKeep != Saver.DEFAULT_MAX_TO_KEEP) {
       throw new IllegalArgumentException("You cannot provide both saver and maxToKeep.");
@@ -65,9 +83,13 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     this.checkpointBasename = b.checkpointBasename;
     Saver s = b.saver != null ? b.saver : b.scaffold != null ? b.scaffold.saver() : null;
     this.saver = s != null ? s : new Saver(null, b.maxToKeep);
-    this.listeners = Collections.unmodifiableList(new ArrayList<>(b.listeners == null ? List.of() : b.listeners));
-    this.timer = new SecondOrStepTimer(b.saveSecs, b.saveSteps == null ? null : (long) (int) b.saveSteps);
-    this.keeper = new CheckpointKeeper(b.checkpointDir, b.checkpointBasename, this.saver.maxToKeep());
+    this.listeners =
+        Collections.unmodifiableList(
+            new ArrayList<>(b.listeners == null ? List.of() : b.listeners));
+    this.timer =
+        new SecondOrStepTimer(b.saveSecs, b.saveSteps == null ? null : (long) (int) b.saveSteps);
+    this.keeper =
+        new CheckpointKeeper(name, b.checkpointDir, b.checkpointBasename, this.saver.maxToKeep());
   }
 
   @Override
@@ -76,6 +98,8 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
       keeper.open();
     } catch (UncheckedIOException e) {
       throw failure("begin", e.getMessage(), e.getCause());
+    } catch (CheckpointStateException e) {
+      throw failure("begin", e.getMessage() + "; remove or repair it (nothing was written)", e);
     }
     for (CheckpointSaverListener l : listeners) {
       l.begin();
@@ -144,7 +168,9 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   /** Starts (and for the synchronous hook completes) the save labelled {@code step}. */
   abstract void save(Session session, long step, String callback);
 
-  /** Raises a failure of the background writer and delivers finished saves; no-op when synchronous. */
+  /**
+   * Raises a failure of the background writer and delivers finished saves; no-op when synchronous.
+   */
   void checkBackground(String callback) {}
 
   /** Waits for every started save, delivers it and raises a failure; no-op when synchronous. */
@@ -169,18 +195,24 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   /** Calls every listener's afterSave (all of them, even after one asked to stop). */
   final void afterSave(Session session, long step, String prefix) {
     savedSteps.add(step);
-    log.info("Saved checkpoint " + prefix + ".");
+    log.log(System.Logger.Level.INFO, "Saved checkpoint " + prefix + ".");
     for (CheckpointSaverListener l : listeners) {
       if (l.afterSave(session, step)) {
-        log.info(name + ": a CheckpointSaverListener (" + l.getClass().getName()
-            + ") asked to stop training after the save of step " + step + ".");
+        log.log(
+            System.Logger.Level.INFO,
+            name
+                + ": a CheckpointSaverListener ("
+                + l.getClass().getName()
+                + ") asked to stop training after the save of step "
+                + step
+                + ".");
         stopAsked = true;
       }
     }
   }
 
   final void beforeSave(Session session, long step, String prefix) {
-    log.info("Saving checkpoints for " + step + " into " + prefix + ".");
+    log.log(System.Logger.Level.INFO, "Saving checkpoints for " + step + " into " + prefix + ".");
     for (CheckpointSaverListener l : listeners) {
       l.beforeSave(session, step);
     }
@@ -194,6 +226,40 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   final HookException failure(String callback, String problem, Throwable cause) {
     return new HookException(name, callback, problem, cause);
+  }
+
+  /**
+   * Writes heap values with the snapshot writer, as tensors converted here (the writer lives below
+   * the TF adapter).
+   *
+   * @throws IllegalArgumentException a value has an element type with no TF dtype (names the
+   *     variable)
+   */
+  static void writeSnapshot(SnapshotWriter writer, String prefix, Map<String, NdArray<?>> values) {
+    Map<String, Tensor> tensors = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<String, NdArray<?>> e : values.entrySet()) {
+        try {
+          tensors.put(e.getKey(), Values.tensorOf(e.getValue()));
+        } catch (IllegalArgumentException x) {
+          throw new IllegalArgumentException(
+              "cannot write variable '" + e.getKey() + "': " + x.getMessage(), x);
+        }
+      }
+      writer.writeSnapshot(prefix, tensors);
+    } finally {
+      tensors.values().forEach(Tensor::close);
+    }
+  }
+
+  /** A failed save: names this hook, the callback, the global step and the prefix. */
+  final CheckpointSaveException saveFailure(
+      String callback, long step, String prefix, Throwable cause) {
+    if (cause instanceof CheckpointSaveException) {
+      return (CheckpointSaveException) cause;
+    }
+    keeper.discardTemporaries();
+    return new CheckpointSaveException(name, callback, step, prefix, cause);
   }
 
   /** The labelled global steps whose checkpoints are on disk, in the order they were saved. */

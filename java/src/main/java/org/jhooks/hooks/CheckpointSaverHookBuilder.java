@@ -9,8 +9,8 @@ import org.jhooks.CheckpointSaverListener;
 /**
  * Named parameters for {@link CheckpointSaverHook} and {@link AsyncCheckpointSaverHook}, one setter
  * per parameter of the Python twin ({@code checkpointDir, saveSecs, saveSteps, saver,
- * checkpointBasename="model.ckpt", scaffold, listeners, maxToKeep=5}). Validation happens in {@link #build()}
- * (the hook's constructor).
+ * checkpointBasename="model.ckpt", scaffold, listeners, maxToKeep=5}). Validation happens in {@link
+ * #build()} (the hook's constructor).
  *
  * @param <H> the hook type built
  */
@@ -25,7 +25,8 @@ public final class CheckpointSaverHookBuilder<H> {
   List<CheckpointSaverListener> listeners = new ArrayList<>();
   Integer maxToKeep;
 
-  CheckpointSaverHookBuilder(String checkpointDir, Function<CheckpointSaverHookBuilder<H>, H> factory) {
+  CheckpointSaverHookBuilder(
+      String checkpointDir, Function<CheckpointSaverHookBuilder<H>, H> factory) {
     this.checkpointDir = checkpointDir;
     this.factory = factory;
   }

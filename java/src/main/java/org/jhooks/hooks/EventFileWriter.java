@@ -10,6 +10,9 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.zip.CRC32C;
 import org.tensorflow.proto.Event;
 import org.tensorflow.proto.SessionLog;
@@ -21,8 +24,16 @@ import org.tensorflow.proto.Summary;
  * TFRecord framing (little-endian uint64 length, masked CRC32C of the length, data, masked CRC32C
  * of the data); the first record is the {@code file_version: "brain.Event:2"} event. TensorBoard's
  * own reader loads it. Thread-safe.
+ *
+ * <p>Hooks given an output dir share one writer per directory per process ({@link #acquire} /
+ * {@link #release}, reference-counted), as TensorFlow's {@code SummaryWriterCache}, so a step
+ * counter and a summary saver on one directory write one file. Twin of Python's {@code
+ * jhooks.hooks.event_writer} ({@code EventWriter}, {@code acquire}, {@code release}).
  */
 public final class EventFileWriter implements AutoCloseable {
+  private static final Map<Path, EventFileWriter> SHARED = new HashMap<>();
+  private static final Map<EventFileWriter, Integer> USERS = new IdentityHashMap<>();
+
   private final Path file;
   private final OutputStream out;
   private boolean closed;
@@ -50,6 +61,43 @@ public final class EventFileWriter implements AutoCloseable {
     addEvent(Event.newBuilder().setFileVersion("brain.Event:2"));
   }
 
+  /**
+   * The process-wide writer of {@code logdir} (created on first use, keyed by its absolute normal
+   * path); pair each call with {@link #release}.
+   *
+   * @throws UncheckedIOException the file cannot be created
+   */
+  public static EventFileWriter acquire(String logdir) {
+    Path key = Paths.get(logdir).toAbsolutePath().normalize();
+    synchronized (SHARED) {
+      EventFileWriter w = SHARED.get(key);
+      if (w == null) {
+        w = new EventFileWriter(logdir);
+        SHARED.put(key, w);
+      }
+      USERS.merge(w, 1, Integer::sum);
+      return w;
+    }
+  }
+
+  /**
+   * Gives back a writer from {@link #acquire}: flushes it, and closes it when its last user
+   * releases it (a writer that is not shared is just closed).
+   */
+  public static void release(EventFileWriter writer) {
+    synchronized (SHARED) {
+      Integer users = USERS.get(writer);
+      if (users != null && users > 1) {
+        USERS.put(writer, users - 1);
+        writer.flush();
+        return;
+      }
+      USERS.remove(writer);
+      SHARED.values().remove(writer);
+    }
+    writer.close();
+  }
+
   /** The event file being written. */
   public Path file() {
     return file;
@@ -68,7 +116,8 @@ public final class EventFileWriter implements AutoCloseable {
     try {
       addSummary(Summary.parseFrom(serializedSummary), step);
     } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("not a serialized Summary proto (" + serializedSummary.length + " bytes)", e);
+      throw new IllegalArgumentException(
+          "not a serialized Summary proto (" + serializedSummary.length + " bytes)", e);
     }
   }
 
@@ -78,12 +127,17 @@ public final class EventFileWriter implements AutoCloseable {
 
   /** Writes one scalar ({@code simple_value}) summary: TensorBoard's scalars dashboard. */
   public void addScalar(String tag, double value, long step) {
-    addSummary(Summary.newBuilder().addValue(Summary.Value.newBuilder().setTag(tag).setSimpleValue((float) value)).build(), step);
+    addSummary(
+        Summary.newBuilder()
+            .addValue(Summary.Value.newBuilder().setTag(tag).setSimpleValue((float) value))
+            .build(),
+        step);
   }
 
   /** Writes a {@code SessionLog} event (for example {@code START}) at {@code step}. */
   public void addSessionLog(SessionLog.SessionStatus status, long step) {
-    addEvent(Event.newBuilder().setStep(step).setSessionLog(SessionLog.newBuilder().setStatus(status)));
+    addEvent(
+        Event.newBuilder().setStep(step).setSessionLog(SessionLog.newBuilder().setStatus(status)));
   }
 
   public synchronized void flush() {

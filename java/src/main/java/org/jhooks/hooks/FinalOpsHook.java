@@ -3,15 +3,14 @@ package org.jhooks.hooks;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.Nest;
 import org.jhooks.Session;
 import org.tensorflow.ndarray.NdArray;
 
 /**
- * Runs ops once when the monitored session ends and keeps their values. Twin of TensorFlow's
- * {@code tf.compat.v1.train.FinalOpsHook} and of {@code jhooks.hooks.FinalOpsHook}.
+ * Runs ops once when the monitored session ends and keeps their values. Twin of TensorFlow's {@code
+ * tf.compat.v1.train.FinalOpsHook} and of {@code jhooks.hooks.FinalOpsHook}.
  *
  * <p>{@code end(session)} runs {@code finalOps} with {@code finalOpsFeedDict} through the raw
  * session; {@link #finalOpsValues()} then has the structure of {@code finalOps}. Drivers do not
@@ -20,7 +19,7 @@ import org.tensorflow.ndarray.NdArray;
  * re-raised, as TensorFlow does. See {@code docs/contract.md}.
  */
 public final class FinalOpsHook implements Hook {
-  private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.FinalOpsHook");
+  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.FinalOpsHook");
 
   private final Object finalOps;
   private final Map<String, NdArray<?>> finalOpsFeedDict;
@@ -56,8 +55,10 @@ public final class FinalOpsHook implements Hook {
       finalOpsValues = session.run(finalOps, finalOpsFeedDict);
     } catch (RuntimeException e) {
       if (isEndOfInput(e)) {
-        LOG.warning("FinalOpsHook: end of input (OutOfRange) raised by the final ops run; "
-            + "final ops should depend only on variables, not on the input pipeline");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "FinalOpsHook: end of input (OutOfRange) raised by the final ops run; "
+                + "final ops should depend only on variables, not on the input pipeline");
       }
       throw e;
     }
@@ -66,6 +67,8 @@ public final class FinalOpsHook implements Hook {
   /** TF-Java's TFOutOfRangeException, or Python's OutOfRangeError carried across the bridge. */
   static boolean isEndOfInput(Throwable e) {
     String n = e.getClass().getSimpleName();
-    return n.equals("TFOutOfRangeException") || n.equals("OutOfRangeError") || n.contains("OutOfRange");
+    return n.equals("TFOutOfRangeException")
+        || n.equals("OutOfRangeError")
+        || n.contains("OutOfRange");
   }
 }

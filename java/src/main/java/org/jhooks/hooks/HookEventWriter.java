@@ -2,8 +2,9 @@ package org.jhooks.hooks;
 
 /**
  * The event file writer of a hook that writes summaries: the writer it was given (flushed at the
- * end, never closed), or its own for the output dir, opened in {@code begin()} and closed in {@code
- * end()}, so a hook used for another session opens a new one.
+ * end, never closed), or the shared writer of the output dir ({@link EventFileWriter#acquire}),
+ * acquired in {@code begin()} and released in {@code end()}, so a hook used for another session
+ * acquires it again. Twin of Python's {@code jhooks.hooks.hook_event_writer.HookEventWriter}.
  */
 final class HookEventWriter {
   private final EventFileWriter given;
@@ -16,10 +17,10 @@ final class HookEventWriter {
     this.outputDir = outputDir;
   }
 
-  /** In {@code begin()}: opens the hook's own writer if it needs one. */
+  /** In {@code begin()}: acquires the output dir's writer if the hook needs one. */
   void open() {
     if (given == null && owned == null && outputDir != null) {
-      owned = new EventFileWriter(outputDir);
+      owned = EventFileWriter.acquire(outputDir);
     }
   }
 
@@ -28,12 +29,12 @@ final class HookEventWriter {
     return given != null ? given : owned;
   }
 
-  /** In {@code end()}: flushes a given writer, closes the hook's own. */
+  /** In {@code end()}: flushes a given writer, releases an acquired one. */
   void end() {
     if (given != null) {
       given.flush();
     } else if (owned != null) {
-      owned.close();
+      EventFileWriter.release(owned);
       owned = null;
     }
   }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -23,7 +22,7 @@ import org.tensorflow.ndarray.NdArray;
  * nested {@code [a b]} rows.
  */
 public final class LoggingTensorHook implements Hook {
-  private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.LoggingTensorHook");
+  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.LoggingTensorHook");
 
   private final Map<String, String> tensors;
   private final SecondOrStepTimer timer;
@@ -43,7 +42,11 @@ public final class LoggingTensorHook implements Hook {
    * @throws IllegalArgumentException unless only atEnd, not exactly one of everyNIter/everyNSecs;
    *     or {@code everyNIter <= 0} (TF's messages)
    */
-  public LoggingTensorHook(Object tensors, Integer everyNIter, Double everyNSecs, boolean atEnd,
+  public LoggingTensorHook(
+      Object tensors,
+      Integer everyNIter,
+      Double everyNSecs,
+      boolean atEnd,
       Function<Map<String, NdArray<?>>, String> formatter) {
     boolean onlyAtEnd = atEnd && everyNIter == null && everyNSecs == null;
     if (!onlyAtEnd && (everyNIter == null) == (everyNSecs == null)) {
@@ -54,7 +57,11 @@ public final class LoggingTensorHook implements Hook {
       throw new IllegalArgumentException("invalid every_n_iter=" + everyNIter + ".");
     }
     this.tensors = TensorValues.tagged(tensors, "LoggingTensorHook");
-    this.timer = onlyAtEnd ? null : new SecondOrStepTimer(everyNSecs, everyNIter == null ? null : (long) (int) everyNIter);
+    this.timer =
+        onlyAtEnd
+            ? null
+            : new SecondOrStepTimer(
+                everyNSecs, everyNIter == null ? null : (long) (int) everyNIter);
     this.atEnd = atEnd;
     this.formatter = formatter;
   }
@@ -116,6 +123,6 @@ public final class LoggingTensorHook implements Hook {
       }
     }
     lines.add(line);
-    LOG.info(line);
+    LOG.log(System.Logger.Level.INFO, line);
   }
 }

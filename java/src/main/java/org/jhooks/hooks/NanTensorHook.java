@@ -1,6 +1,5 @@
 package org.jhooks.hooks;
 
-import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -11,13 +10,12 @@ import org.tensorflow.ndarray.NdArray;
  * Watches a loss tensor and stops training when it is NaN. Twin of TensorFlow's {@code
  * tf.compat.v1.train.NanTensorHook} and of {@code jhooks.hooks.NanTensorHook}.
  *
- * <p>Each run fetches {@code lossTensor}; if any element is NaN, with {@code failOnNanLoss} it
- * logs "Model diverged with loss = NaN." at SEVERE and raises {@link
- * NanLossDuringTrainingException} ("NaN loss during training."), otherwise it logs the same line
- * at WARNING and requests a stop.
+ * <p>Each run fetches {@code lossTensor}; if any element is NaN, with {@code failOnNanLoss} it logs
+ * "Model diverged with loss = NaN." at SEVERE and raises {@link NanLossDuringTrainingException}
+ * ("NaN loss during training."), otherwise it logs the same line at WARNING and requests a stop.
  */
 public final class NanTensorHook implements Hook {
-  private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.NanTensorHook");
+  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.NanTensorHook");
 
   private final String lossTensor;
   private final boolean failOnNanLoss;
@@ -28,7 +26,8 @@ public final class NanTensorHook implements Hook {
    */
   public NanTensorHook(String lossTensor, boolean failOnNanLoss) {
     if (lossTensor == null || !org.jhooks.Nest.isTensorName(lossTensor)) {
-      throw new IllegalArgumentException("lossTensor must be a tensor name such as \"loss:0\", got " + lossTensor);
+      throw new IllegalArgumentException(
+          "lossTensor must be a tensor name such as \"loss:0\", got " + lossTensor);
     }
     this.lossTensor = lossTensor;
     this.failOnNanLoss = failOnNanLoss;
@@ -49,10 +48,10 @@ public final class NanTensorHook implements Hook {
       return;
     }
     if (failOnNanLoss) {
-      LOG.severe("Model diverged with loss = NaN.");
+      LOG.log(System.Logger.Level.ERROR, "Model diverged with loss = NaN.");
       throw new NanLossDuringTrainingException(lossTensor, runContext.session().globalStep());
     }
-    LOG.warning("Model diverged with loss = NaN.");
+    LOG.log(System.Logger.Level.WARNING, "Model diverged with loss = NaN.");
     runContext.requestStop();
   }
 

@@ -8,8 +8,8 @@ import org.jhooks.Session;
 
 /**
  * What a checkpoint saver hook writes: which variables and how many checkpoints to keep. Twin of
- * {@code jhooks.hooks.Saver(variables=None, maxToKeep=5)}; it plays the part of TensorFlow's
- * {@code tf.compat.v1.train.Saver(var_list, max_to_keep)}.
+ * {@code jhooks.hooks.Saver(variables=None, maxToKeep=5)}; it plays the part of TensorFlow's {@code
+ * tf.compat.v1.train.Saver(var_list, max_to_keep)}.
  */
 public final class Saver {
   /** TensorFlow's default {@code max_to_keep}. */
@@ -50,19 +50,24 @@ public final class Saver {
           throw new IllegalArgumentException("Saver variables must be names (String), got " + name);
         }
         String n = (String) name;
-        out.put(n.endsWith(":0") ? n.substring(0, n.length() - 2) : n, n.endsWith(":0") ? n : n + ":0");
+        out.put(
+            n.endsWith(":0") ? n.substring(0, n.length() - 2) : n, n.endsWith(":0") ? n : n + ":0");
       }
     } else if (variables instanceof Map) {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) variables).entrySet()) {
         if (!(e.getKey() instanceof String) || !(e.getValue() instanceof String)) {
           throw new IllegalArgumentException(
-              "Saver variables map must be String to String, got " + e.getKey() + "=" + e.getValue());
+              "Saver variables map must be String to String, got "
+                  + e.getKey()
+                  + "="
+                  + e.getValue());
         }
         out.put((String) e.getKey(), (String) e.getValue());
       }
     } else {
       throw new IllegalArgumentException(
-          "Saver variables must be null, a List of names or a Map, got " + variables.getClass().getName());
+          "Saver variables must be null, a List of names or a Map, got "
+              + variables.getClass().getName());
     }
     if (out.isEmpty()) {
       throw new IllegalArgumentException("Saver variables must not be empty");

@@ -2,8 +2,8 @@ package org.jhooks.hooks;
 
 /**
  * A minimal stand-in for TensorFlow's {@code tf.compat.v1.train.Scaffold}: where the saver hooks
- * take their {@link Saver} and the summary saver its summary op when none is passed directly.
- * Twin of {@code jhooks.hooks.Scaffold(saver=None, summaryOp=None)}.
+ * take their {@link Saver} and the summary saver its summary op when none is passed directly. Twin
+ * of {@code jhooks.hooks.Scaffold(saver=None, summaryOp=None)}.
  */
 public final class Scaffold {
   private final Saver saver;

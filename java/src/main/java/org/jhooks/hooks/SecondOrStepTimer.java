@@ -14,6 +14,7 @@ public final class SecondOrStepTimer {
   private final Long everySteps;
   private Long lastStep;
   private long lastNanos;
+  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param everySecs seconds between triggers, or {@code null}
@@ -48,9 +49,11 @@ public final class SecondOrStepTimer {
   /**
    * The global step to act on after a run, or empty. TF's pattern: the step fetched with the train
    * op is only a hint (it may be read before or after the increment); when the hint says the timer
-   * may fire, the step is re-read with a raw run and returned if the timer fires for it.
+   * may fire, the step is re-read with a raw run and returned if the timer fires for it. Warns
+   * ({@link GlobalStepWatch}) when the global step did not advance since the last call.
    */
   public OptionalLong dueStep(Session session, long fetchedStep) {
+    watch.observe(session, fetchedStep);
     if (!shouldTriggerForStep(fetchedStep + 1)) {
       return OptionalLong.empty();
     }
@@ -65,7 +68,8 @@ public final class SecondOrStepTimer {
    */
   public double[] updateLastTriggeredStep(long step) {
     long now = System.nanoTime();
-    double[] elapsed = lastStep == null ? null : new double[] {(now - lastNanos) / 1e9, step - lastStep};
+    double[] elapsed =
+        lastStep == null ? null : new double[] {(now - lastNanos) / 1e9, step - lastStep};
     lastStep = step;
     lastNanos = now;
     return elapsed;

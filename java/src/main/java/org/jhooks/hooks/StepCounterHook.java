@@ -1,7 +1,6 @@
 package org.jhooks.hooks;
 
 import java.util.OptionalLong;
-import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -19,7 +18,7 @@ import org.tensorflow.ndarray.NdArray;
  * is re-read raw, and the rate is (steps since last trigger) / (seconds since last trigger).
  */
 public final class StepCounterHook implements Hook {
-  private static final Logger LOG = Logger.getLogger("org.jhooks.hooks.StepCounterHook");
+  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.StepCounterHook");
 
   private final SecondOrStepTimer timer;
   private final HookEventWriter writer;
@@ -32,11 +31,14 @@ public final class StepCounterHook implements Hook {
    * @param summaryWriter the writer to use instead of one for {@code outputDir}, or {@code null}
    * @throws IllegalArgumentException not exactly one of everyNSteps/everyNSecs (TF's message)
    */
-  public StepCounterHook(Integer everyNSteps, Double everyNSecs, String outputDir, EventFileWriter summaryWriter) {
+  public StepCounterHook(
+      Integer everyNSteps, Double everyNSecs, String outputDir, EventFileWriter summaryWriter) {
     if ((everyNSteps == null) == (everyNSecs == null)) {
-      throw new IllegalArgumentException("exactly one of every_n_steps and every_n_secs should be provided.");
+      throw new IllegalArgumentException(
+          "exactly one of every_n_steps and every_n_secs should be provided.");
     }
-    this.timer = new SecondOrStepTimer(everyNSecs, everyNSteps == null ? null : (long) (int) everyNSteps);
+    this.timer =
+        new SecondOrStepTimer(everyNSecs, everyNSteps == null ? null : (long) (int) everyNSteps);
     this.writer = new HookEventWriter(summaryWriter, outputDir);
   }
 
@@ -79,7 +81,7 @@ public final class StepCounterHook implements Hook {
     if (writer.get() != null) {
       writer.get().addScalar(tag, stepsPerSec, step);
     }
-    LOG.info(String.format("%s: %s", tag, formatG(stepsPerSec)));
+    LOG.log(System.Logger.Level.INFO, () -> tag + ": " + formatG(stepsPerSec));
   }
 
   @Override
@@ -98,7 +100,8 @@ public final class StepCounterHook implements Hook {
     String s = String.format("%.6g", v);
     if (s.contains("e")) {
       String[] parts = s.split("e");
-      String mant = parts[0].contains(".") ? parts[0].replaceAll("0+$", "").replaceAll("\\.$", "") : parts[0];
+      String mant =
+          parts[0].contains(".") ? parts[0].replaceAll("0+$", "").replaceAll("\\.$", "") : parts[0];
       return mant + "e" + parts[1];
     }
     return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;

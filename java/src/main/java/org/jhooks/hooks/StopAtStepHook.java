@@ -14,18 +14,24 @@ import org.tensorflow.ndarray.NdArray;
  *
  * <p>With {@code numSteps} the last step is the global step at the first session creation plus
  * {@code numSteps} (computed once, so a recovered session does not extend training). Each run
- * fetches the global step; when {@code fetched + 1 >= lastStep} the step is re-read with a raw
- * run and the stop is requested if it has reached {@code lastStep}.
+ * fetches the global step; when {@code fetched + 1 >= lastStep} the step is re-read with a raw run
+ * and the stop is requested if it has reached {@code lastStep}.
+ *
+ * <p>Deliberate difference: a session created (restored from a checkpoint, or re-created by
+ * recovery) at or past the last step requests a stop through the coordinator in {@code
+ * afterCreateSession}, so it trains no further step (TF's hook runs one more; with a {@code null}
+ * coordinator this hook behaves as TF's).
  */
 public final class StopAtStepHook implements Hook {
   private final Long numSteps;
   private Long lastStep;
+  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param numSteps steps to run from the first session creation, or {@code null}
    * @param lastStep the global step to stop at, or {@code null}
-   * @throws IllegalArgumentException both or neither given, (TF's messages), or {@code numSteps <= 0}
-   *     ("Number of steps must be positive."; TF does not check)
+   * @throws IllegalArgumentException both or neither given, (TF's messages), or {@code numSteps <=
+   *     0} ("Number of steps must be positive."; TF does not check)
    */
   public StopAtStepHook(Long numSteps, Long lastStep) {
     if (numSteps != null && lastStep != null) {
@@ -58,8 +64,13 @@ public final class StopAtStepHook implements Hook {
 
   @Override
   public void afterCreateSession(Session session, Coordinator coord) {
+    long step = session.globalStep();
     if (lastStep == null) {
-      lastStep = session.globalStep() + numSteps;
+      lastStep = step + numSteps;
+    } else if (step >= lastStep && coord != null) {
+      // A finished run stays finished: TF's hook only checks after a run, so a session restored
+      // at or past the last step would train one more step.
+      coord.requestStop();
     }
   }
 
@@ -70,7 +81,9 @@ public final class StopAtStepHook implements Hook {
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
-    long next = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue() + 1;
+    long fetched = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
+    watch.observe(runContext.session(), fetched);
+    long next = fetched + 1;
     if (next >= lastStep) {
       // The fetched value may be stale (read before the train op ran); the raw read is exact.
       if (runContext.session().globalStep() >= lastStep) {

@@ -38,6 +38,7 @@ public final class SummarySaverHook implements Hook {
   private Long nextStep;
   private boolean requestSummary;
   private int written;
+  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param saveSteps write every this many global steps, or {@code null}
@@ -49,8 +50,13 @@ public final class SummarySaverHook implements Hook {
    * @throws IllegalArgumentException not exactly one of scaffold/summaryOp or of saveSteps/saveSecs
    *     (TF's messages), or neither outputDir nor summaryWriter
    */
-  public SummarySaverHook(Integer saveSteps, Double saveSecs, String outputDir, EventFileWriter summaryWriter,
-      Scaffold scaffold, Object summaryOp) {
+  public SummarySaverHook(
+      Integer saveSteps,
+      Double saveSecs,
+      String outputDir,
+      EventFileWriter summaryWriter,
+      Scaffold scaffold,
+      Object summaryOp) {
     if ((scaffold == null) == (summaryOp == null)) {
       throw new IllegalArgumentException("Exactly one of scaffold or summary_op must be provided.");
     }
@@ -90,7 +96,9 @@ public final class SummarySaverHook implements Hook {
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     Map<?, ?> results = (Map<?, ?>) runValues.results();
-    long globalStep = ((Number) ((NdArray<?>) results.get(STEP_KEY)).getObject()).longValue() + 1;
+    long fetched = ((Number) ((NdArray<?>) results.get(STEP_KEY)).getObject()).longValue();
+    watch.observe(runContext.session(), fetched);
+    long globalStep = fetched + 1;
     // The fetched step may already include this run's increment (a VariableV2 read in the training
     // run), one too high, which would fire the timer a step early; so the step is re-read raw
     // whenever it decides something: writing now or the next request.
@@ -116,11 +124,15 @@ public final class SummarySaverHook implements Hook {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) summaries).entrySet()) {
         Object v = ((NdArray<?>) e.getValue()).getObject();
         if (!(v instanceof Number)) {
-          throw new HookException("SummarySaverHook", "afterSessionRun",
+          throw new HookException(
+              "SummarySaverHook",
+              "afterSessionRun",
               "summaryOp tag '" + e.getKey() + "' is not a numeric scalar: " + v);
         }
-        s.addValue(org.tensorflow.proto.Summary.Value.newBuilder()
-            .setTag((String) e.getKey()).setSimpleValue(((Number) v).floatValue()));
+        s.addValue(
+            org.tensorflow.proto.Summary.Value.newBuilder()
+                .setTag((String) e.getKey())
+                .setSimpleValue(((Number) v).floatValue()));
       }
       writer.get().addSummary(s.build(), step);
       written++;
@@ -145,13 +157,18 @@ public final class SummarySaverHook implements Hook {
     if (v instanceof String) {
       String s = (String) v;
       if (s.indexOf('\uFFFD') >= 0) {
-        throw new HookException("SummarySaverHook", "afterSessionRun",
-            "the serialized Summary came back as a lossily decoded String (U+FFFD found); this session view "
-                + "decodes string tensors as UTF-8. Pass summaryOp as a Map tag -> scalar tensor instead");
+        throw new HookException(
+            "SummarySaverHook",
+            "afterSessionRun",
+            "the serialized Summary came back as a lossily decoded String (U+FFFD found); this"
+                + " session view decodes string tensors as UTF-8. Pass summaryOp as a Map tag ->"
+                + " scalar tensor instead");
       }
       return s.getBytes(StandardCharsets.UTF_8);
     }
-    throw new HookException("SummarySaverHook", "afterSessionRun",
+    throw new HookException(
+        "SummarySaverHook",
+        "afterSessionRun",
         "a summary tensor must be a string scalar (serialized Summary), got " + v);
   }
 

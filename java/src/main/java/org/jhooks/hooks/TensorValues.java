@@ -28,14 +28,16 @@ final class TensorValues {
     } else if (tensors instanceof Map) {
       for (Map.Entry<?, ?> e : new TreeMap<>((Map<?, ?>) tensors).entrySet()) {
         if (!(e.getKey() instanceof String) || !(e.getValue() instanceof String)) {
-          throw new IllegalArgumentException(hook + ": tensors must map tags to tensor names, got " + e);
+          throw new IllegalArgumentException(
+              hook + ": tensors must map tags to tensor names, got " + e);
         }
         out.put((String) e.getKey(), (String) e.getValue());
       }
     } else if (tensors instanceof String) {
       out.put((String) tensors, (String) tensors);
     } else {
-      throw new IllegalArgumentException(hook + ": tensors must be a List of names or a Map tag -> name, got " + tensors);
+      throw new IllegalArgumentException(
+          hook + ": tensors must be a List of names or a Map tag -> name, got " + tensors);
     }
     return out;
   }
@@ -48,10 +50,12 @@ final class TensorValues {
     NdArray<?> v = (NdArray<?>) value;
     if (v.rank() == 0) {
       Object o = v.getObject();
-      return o instanceof byte[] ? new String((byte[]) o, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(o);
+      return o instanceof byte[]
+          ? new String((byte[]) o, java.nio.charset.StandardCharsets.UTF_8)
+          : String.valueOf(o);
     }
     StringBuilder sb = new StringBuilder("[");
-    long n = v.shape().size(0);
+    long n = v.shape().get(0);
     for (long i = 0; i < n; i++) {
       if (i > 0) {
         sb.append(' ');

@@ -67,7 +67,9 @@ public final class MergedRun {
     return rebuild(callerFetches, valueOf);
   }
 
-  /** The results for the hook added at {@code position}, or {@code null} if it asked for nothing. */
+  /**
+   * The results for the hook added at {@code position}, or {@code null} if it asked for nothing.
+   */
   public Object hookResults(int position, Function<String, Object> valueOf) {
     return rebuild(hookFetches.get(position), valueOf);
   }

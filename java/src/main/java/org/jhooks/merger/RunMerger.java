@@ -14,12 +14,12 @@ import org.jhooks.SessionRunArgs;
 import org.tensorflow.ndarray.NdArray;
 
 /**
- * Combines the caller's args and each hook's args into one run request, the way TensorFlow's
- * {@code _HookedSession.run} does: fetches are de-duplicated (tensorflow-java rejects a name
- * fetched twice), feeds are united with two distinct conflict errors, options merge by {@link
- * RunOptions#merge}. Use one merger per run: {@link #add} each hook's args in registration order
- * (a two-hook conflict is raised at the hook that causes it, so later hooks' {@code
- * beforeSessionRun} is not called, as in TensorFlow), then {@link #finish}.
+ * Combines the caller's args and each hook's args into one run request, the way TensorFlow's {@code
+ * _HookedSession.run} does: fetches are de-duplicated (tensorflow-java rejects a name fetched
+ * twice), feeds are united with two distinct conflict errors, options merge by {@link
+ * RunOptions#merge}. Use one merger per run: {@link #add} each hook's args in registration order (a
+ * two-hook conflict is raised at the hook that causes it, so later hooks' {@code beforeSessionRun}
+ * is not called, as in TensorFlow), then {@link #finish}.
  */
 public final class RunMerger {
   private final SessionRunArgs callerArgs;

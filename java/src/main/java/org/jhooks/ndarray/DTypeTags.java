@@ -10,12 +10,11 @@ import org.tensorflow.ndarray.NdArray;
 
 /**
  * The numpy dtype a heap {@link NdArray} stands for, where its Java type cannot tell: a {@code
- * FloatNdArray} copied from a float16 or bfloat16 tensor, a {@code ByteNdArray} holding int8.
- * Tags are kept weakly, by identity; an untagged array has none. The JVM driver ({@code
- * org.jhooks.tf.Values}) tags its copies and the bridge ({@code org.jhooks.bridge.DTypes}) reads
- * the tags, so neither depends on the other. Thread-safe. See docs/bridge.md, "Arrays".
+ * FloatNdArray} copied from a float16 or bfloat16 tensor, a {@code ByteNdArray} holding int8. Tags
+ * are kept weakly, by identity; an untagged array has none. Used through {@link DType#tag} and
+ * {@link DType#of}. Thread-safe. See docs/bridge.md, "Arrays".
  */
-public final class DTypeTags {
+final class DTypeTags {
   private DTypeTags() {}
 
   private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
@@ -33,10 +32,10 @@ public final class DTypeTags {
   }
 
   /**
-   * Records that {@code array} holds values of numpy dtype {@code dtype} ({@code "float16"},
-   * {@code "bfloat16"}, {@code "int8"}, ...); returns {@code array}.
+   * Records that {@code array} holds values of numpy dtype {@code dtype} ({@code "float16"}, {@code
+   * "bfloat16"}, {@code "int8"}, ...); returns {@code array}.
    */
-  public static <A extends NdArray<?>> A tag(A array, String dtype) {
+  static <A extends NdArray<?>> A tag(A array, String dtype) {
     synchronized (TAGS) {
       expunge();
       Tag t = new Tag(array, dtype);
@@ -46,7 +45,7 @@ public final class DTypeTags {
   }
 
   /** The numpy dtype name {@code array} was tagged with, or {@code null}. */
-  public static String tagOf(NdArray<?> array) {
+  static String tagOf(NdArray<?> array) {
     synchronized (TAGS) {
       expunge();
       List<Tag> tags = TAGS.get(System.identityHashCode(array));

@@ -13,19 +13,20 @@ import org.jhooks.Hook;
  *   python -m jhooks java [--classpath CP] MAIN_CLASS --hook my.module:LossPrinter -- APP_ARGS...
  * </pre>
  *
- * <p>The launcher runs {@code MAIN_CLASS.main} in the Python process and installs a {@link
- * Loader}; the app then asks for the hooks given on the command line with {@link
- * #fromCommandLine()} or loads one by name with {@link #load}. Each is a Python object behind a
- * Java proxy; its exceptions arrive as {@code org.jhooks.bridge.PythonException}. In a JVM not
- * started by the launcher every method throws {@link IllegalStateException} saying how to start
- * the app. See docs/bridge.md, "Launcher".
+ * <p>The launcher runs {@code MAIN_CLASS.main} in the Python process and installs a {@link Loader};
+ * the app then asks for the hooks given on the command line with {@link #fromCommandLine()} or
+ * loads one by name with {@link #load}. Each is a Python object behind a Java proxy; its exceptions
+ * arrive as {@code org.jhooks.bridge.PythonException}. In a JVM not started by the launcher every
+ * method throws {@link IllegalStateException} saying how to start the app. See docs/bridge.md,
+ * "Launcher".
  */
 public final class PythonHooks {
   private PythonHooks() {}
 
   static final String HOW_TO_START =
-      "Python hooks are available only in a JVM started by the jhooks launcher: run the app with "
-          + "'python -m jhooks java [--classpath CP] MAIN_CLASS --hook module:Class ... -- APP_ARGS'";
+      "Python hooks are available only in a JVM started by the jhooks launcher: run the app with"
+          + " 'python -m jhooks java [--classpath CP] MAIN_CLASS --hook module:Class ... --"
+          + " APP_ARGS'";
 
   /** What the launcher installs: makes Python objects and hands them out as Java proxies. */
   public interface Loader {
@@ -62,16 +63,23 @@ public final class PythonHooks {
 
   /**
    * A new Python hook: {@code spec} is {@code "package.module:ClassName"}, {@code args} go to its
-   * constructor.
+   * constructor. The spec names Python code that is imported and run: take it only from a trusted
+   * source. Before calling anything the launcher checks that the target is a {@code jhooks.Hook}
+   * subclass or a factory annotated to return one ({@code def make(...) -> MyHook}), and refuses
+   * anything else ({@code "os:system"}) without calling it.
    *
    * @throws IllegalStateException the JVM was not started by the launcher
-   * @throws org.jhooks.bridge.PythonException the import or the constructor failed
+   * @throws org.jhooks.bridge.PythonException the spec names no hook class or factory (nothing was
+   *     called; Python's {@code LauncherError}), or the import or the constructor failed
    */
   public static Hook load(String spec, Object... args) {
     return loader().loadHook(spec, args);
   }
 
-  /** A new Python CheckpointSaverListener, as {@link #load}. */
+  /**
+   * A new Python CheckpointSaverListener, as {@link #load}: the target must be a {@code
+   * jhooks.CheckpointSaverListener} subclass or a factory annotated to return one.
+   */
   public static CheckpointSaverListener loadListener(String spec, Object... args) {
     return loader().loadListener(spec, args);
   }

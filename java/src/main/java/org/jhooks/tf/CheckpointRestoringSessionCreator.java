@@ -3,7 +3,7 @@ package org.jhooks.tf;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Logger;
+import org.jhooks.checkpoint.Checkpoints;
 import org.tensorflow.Graph;
 import org.tensorflow.proto.ConfigProto;
 
@@ -18,7 +18,8 @@ import org.tensorflow.proto.ConfigProto;
  * MakeIterator}, for example) must be initialized by naming its op here.
  */
 public final class CheckpointRestoringSessionCreator implements SessionCreator {
-  private static final Logger LOG = Logger.getLogger(CheckpointRestoringSessionCreator.class.getName());
+  private static final System.Logger LOG =
+      System.getLogger(CheckpointRestoringSessionCreator.class.getName());
 
   private final Path checkpointDir;
   private final ConfigProto config;
@@ -36,7 +37,8 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
   /**
    * @param localInitOps op names run as targets after every restore or initialization, in one run
    */
-  public CheckpointRestoringSessionCreator(Path checkpointDir, ConfigProto config, List<String> localInitOps) {
+  public CheckpointRestoringSessionCreator(
+      Path checkpointDir, ConfigProto config, List<String> localInitOps) {
     this.checkpointDir = checkpointDir;
     this.config = config;
     this.localInitOps = List.copyOf(localInitOps);
@@ -50,10 +52,11 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
   public org.tensorflow.Session createSession(Graph graph) {
     org.tensorflow.Session session = new org.tensorflow.Session(graph, config);
     try {
-      Optional<String> latest = checkpointDir == null ? Optional.empty() : Checkpoints.latestCheckpoint(checkpointDir);
+      Optional<String> latest =
+          checkpointDir == null ? Optional.empty() : Checkpoints.latestCheckpoint(checkpointDir);
       if (latest.isPresent()) {
         session.restore(latest.get());
-        LOG.info("restored checkpoint " + latest.get());
+        LOG.log(System.Logger.Level.INFO, "restored checkpoint " + latest.get());
       } else {
         session.initialize();
       }

@@ -1,7 +1,5 @@
 package org.jhooks.tf;
 
-import static org.tensorflow.internal.c_api.global.tensorflow.TF_SetStatus;
-
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,11 +11,10 @@ import org.tensorflow.exceptions.TFResourceExhaustedException;
 import org.tensorflow.exceptions.TFUnauthenticatedException;
 import org.tensorflow.exceptions.TFUnimplementedException;
 import org.tensorflow.exceptions.TensorFlowException;
-import org.tensorflow.internal.c_api.TF_Status;
 
 /**
- * TensorFlow status codes of tensorflow-java exceptions, and which of them the JVM driver
- * recovers from (ABORTED, UNAVAILABLE, as TensorFlow's {@code MonitoredSession}).
+ * TensorFlow status codes of tensorflow-java exceptions, and which of them the JVM driver recovers
+ * from (ABORTED, UNAVAILABLE, as TensorFlow's {@code MonitoredSession}).
  *
  * <p>tensorflow-java maps seven codes to typed exceptions ({@code TFInvalidArgumentException},
  * {@code TFOutOfRangeException}, ...) and every other code, ABORTED and UNAVAILABLE included, to a
@@ -42,9 +39,22 @@ public final class ErrorCodes {
 
   /** TensorFlow's {@code error::Code} values. */
   public enum Code {
-    OK(0), CANCELLED(1), UNKNOWN(2), INVALID_ARGUMENT(3), DEADLINE_EXCEEDED(4), NOT_FOUND(5),
-    ALREADY_EXISTS(6), PERMISSION_DENIED(7), RESOURCE_EXHAUSTED(8), FAILED_PRECONDITION(9),
-    ABORTED(10), OUT_OF_RANGE(11), UNIMPLEMENTED(12), INTERNAL(13), UNAVAILABLE(14), DATA_LOSS(15),
+    OK(0),
+    CANCELLED(1),
+    UNKNOWN(2),
+    INVALID_ARGUMENT(3),
+    DEADLINE_EXCEEDED(4),
+    NOT_FOUND(5),
+    ALREADY_EXISTS(6),
+    PERMISSION_DENIED(7),
+    RESOURCE_EXHAUSTED(8),
+    FAILED_PRECONDITION(9),
+    ABORTED(10),
+    OUT_OF_RANGE(11),
+    UNIMPLEMENTED(12),
+    INTERNAL(13),
+    UNAVAILABLE(14),
+    DATA_LOSS(15),
     UNAUTHENTICATED(16);
 
     /** The numeric code, as {@code TF_Code}. */
@@ -55,7 +65,9 @@ public final class ErrorCodes {
     }
   }
 
-  /** Phrases of TensorFlow's runtime errors with code ABORTED (worker session managers, rendezvous). */
+  /**
+   * Phrases of TensorFlow's runtime errors with code ABORTED (worker session managers, rendezvous).
+   */
   public static final List<String> ABORTED_TEXTS =
       List.of("Possibly, this worker just restarted", "expects a different device incarnation");
 
@@ -133,31 +145,31 @@ public final class ErrorCodes {
 
   /** Whether {@code t} is end of input ({@link TFOutOfRangeException}). */
   public static boolean isEndOfInput(Throwable t) {
-    return t instanceof TFOutOfRangeException || (!(t instanceof TensorFlowException) && codeOf(t) == Code.OUT_OF_RANGE);
+    return t instanceof TFOutOfRangeException
+        || (!(t instanceof TensorFlowException) && codeOf(t) == Code.OUT_OF_RANGE);
   }
 
   /**
-   * The exception tensorflow-java raises for a failed status with {@code code} and {@code
-   * message}: produced by setting a real {@code TF_Status} through the C API ({@code
-   * TF_SetStatus}) and calling tensorflow-java's own {@code throwExceptionIfNotOK}, so its type
-   * and message are exactly those of a failing run. Used for fault injection.
+   * The exception tensorflow-java raises for a failed status with {@code code} and {@code message}:
+   * the same type and message as its own {@code AbstractTF_Status.throwExceptionIfNotOK} (seven
+   * codes have typed exceptions, every other code a plain {@link TensorFlowException}), built
+   * without TensorFlow's natives, so a Java hook in a hooks-only JVM can raise it too. Used for
+   * fault injection and by hooks that signal the end of input.
    *
    * @throws IllegalArgumentException {@code code} is OK
    */
   public static RuntimeException exceptionFor(Code code, String message) {
-    if (code == Code.OK) {
-      throw new IllegalArgumentException("no exception for code OK");
-    }
-    TF_Status status = TF_Status.newStatus();
-    try {
-      TF_SetStatus(status, code.value, message);
-      status.throwExceptionIfNotOK();
-    } catch (TensorFlowException | IllegalArgumentException e) {
-      return e; // TFInvalidArgumentException extends IllegalArgumentException
-    } finally {
-      status.delete();
-    }
-    throw new IllegalStateException("TF_Status with code " + code + " did not raise");
+    return switch (code) {
+      case OK -> throw new IllegalArgumentException("no exception for code OK");
+      case INVALID_ARGUMENT -> new TFInvalidArgumentException(message);
+      case UNAUTHENTICATED -> new TFUnauthenticatedException(message);
+      case PERMISSION_DENIED -> new TFPermissionDeniedException(message);
+      case RESOURCE_EXHAUSTED -> new TFResourceExhaustedException(message);
+      case FAILED_PRECONDITION -> new TFFailedPreconditionException(message);
+      case OUT_OF_RANGE -> new TFOutOfRangeException(message);
+      case UNIMPLEMENTED -> new TFUnimplementedException(message);
+      default -> new TensorFlowException(message);
+    };
   }
 
   private static Code codeOfText(String message) {

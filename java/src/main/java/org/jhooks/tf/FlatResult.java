@@ -28,7 +28,8 @@ public final class FlatResult {
   public NdArray<?> value(String name) {
     NdArray<?> v = values.get(name);
     if (v == null) {
-      throw new IllegalArgumentException("tensor '" + name + "' was not fetched; fetched " + values.keySet());
+      throw new IllegalArgumentException(
+          "tensor '" + name + "' was not fetched; fetched " + values.keySet());
     }
     return v;
   }

@@ -17,8 +17,10 @@ import org.tensorflow.types.TInt64;
 public final class GlobalStep {
   /** The op name. */
   public static final String NAME = "global_step";
+
   /** The tensor name hooks fetch. */
   public static final String TENSOR_NAME = "global_step:0";
+
   /** The name of the op {@link #create} returns. */
   public static final String TRAIN_STEP = "train_step";
 
@@ -32,7 +34,9 @@ public final class GlobalStep {
    */
   public static Op create(Ops tf, Op trainOp) {
     Variable<TInt64> step = createVariable(tf);
-    return tf.withControlDependencies(List.of(trainOp)).withName(TRAIN_STEP).assignAdd(step, tf.constant(1L));
+    return tf.withControlDependencies(List.of(trainOp))
+        .withName(TRAIN_STEP)
+        .assignAdd(step, tf.constant(1L));
   }
 
   /** Creates only the {@code global_step} variable (initialized to 0 by the init scope). */

@@ -7,15 +7,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
+import org.jhooks.HookNames;
 import org.jhooks.ModelDependentHook;
 import org.jhooks.ModelInstance;
+import org.jhooks.Nest;
 import org.jhooks.RunOptions;
 import org.jhooks.SessionRunArgs;
+import org.jhooks.SessionRunArgsException;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.jhooks.merger.MergedRun;
@@ -36,11 +37,14 @@ import org.tensorflow.ndarray.NdArray;
  *       ({@link RunMerger}), every hook's {@code afterSessionRun} in the same order; returns the
  *       caller's results in the caller's structure, heap copies.
  *   <li>End of input ({@code TFOutOfRangeException}): {@link #run} returns {@code null}, {@link
- *       #shouldStop()} and {@link #reachedEndOfInput()} become true; the failing run gets no
- *       {@code afterSessionRun}; {@link #close()} calls {@code end()}.
+ *       #shouldStop()} and {@link #reachedEndOfInput()} become true; the failing run gets no {@code
+ *       afterSessionRun}; {@link #close()} calls {@code end()}.
  *   <li>ABORTED / UNAVAILABLE (see {@link ErrorCodes}) in a run or a callback: the raw session is
  *       closed and re-created, every hook's {@code afterCreateSession} runs again, the step is
  *       retried from {@code beforeSessionRun}.
+ *   <li>An end of input raised by a hook callback (its code, its raw runs, a listener, a final op),
+ *       or a Java {@link Error} from one, is a {@link HookException} naming the hook and callback,
+ *       with the original as its cause: only the caller's own run ends the input.
  *   <li>Any other error propagates unchanged (a suppressed {@link HookException} names the hook and
  *       callback it came from); the raw session is closed at once and {@code end()} is never
  *       called.
@@ -49,7 +53,7 @@ import org.tensorflow.ndarray.NdArray;
  * Not thread-safe: drive it from one thread.
  */
 public final class MonitoredSession implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(MonitoredSession.class.getName());
+  private static final System.Logger LOG = System.getLogger(MonitoredSession.class.getName());
 
   private final Graph graph;
   private final List<Hook> hooks;
@@ -63,6 +67,9 @@ public final class MonitoredSession implements AutoCloseable {
   private boolean stop;
   private boolean endOfInput;
   private boolean closed;
+  // Which hooks got afterCreateSession (onError goes to them), and whether onError was sent.
+  private boolean[] gotSession;
+  private boolean errorNotified;
   private Throwable failure;
   private int recoveries;
 
@@ -83,8 +90,11 @@ public final class MonitoredSession implements AutoCloseable {
         if (b.modelInstance != null) {
           callHook(i, "setModelInstance", () -> h.setModelInstance(b.modelInstance));
         } else if (h.modelInstance() == null) {
-          throw new HookException(hookNames.get(i), "beginSession",
-              "is a ModelDependentHook but the driver was given no ModelInstance (Builder.modelInstance)");
+          throw new HookException(
+              hookNames.get(i),
+              "beginSession",
+              "is a ModelDependentHook but the driver was given no ModelInstance"
+                  + " (Builder.modelInstance)");
         }
       }
     }
@@ -116,9 +126,12 @@ public final class MonitoredSession implements AutoCloseable {
    * @throws org.jhooks.HookFeedConflictException two hooks feed the same tensor
    * @throws org.jhooks.CallerFeedConflictException a hook and the caller feed the same tensor
    * @throws IllegalStateException the session is closed or failed before
+   * @throws HookException called from inside one of this session's hook callbacks (re-entrant),
+   *     naming that hook and callback
    */
   public Object run(SessionRunArgs args) {
     Objects.requireNonNull(args, "args");
+    checkNotReentrant("run");
     return withRecovery(() -> runHooked(args), false);
   }
 
@@ -133,16 +146,18 @@ public final class MonitoredSession implements AutoCloseable {
   }
 
   /**
-   * Runs {@code stepFn} with access to the raw session and to hooked runs, like TensorFlow's
-   * {@code run_step_fn}: end of input makes it return {@code null}; a recoverable error re-creates
-   * the session and runs {@code stepFn} again.
+   * Runs {@code stepFn} with access to the raw session and to hooked runs, like TensorFlow's {@code
+   * run_step_fn}: end of input makes it return {@code null}; a recoverable error re-creates the
+   * session and runs {@code stepFn} again.
    */
   public <T> T runStepFn(StepFn<T> stepFn) {
+    checkNotReentrant("runStepFn");
     return withRecovery(() -> stepFn.run(new StepContext(this)), false);
   }
 
   /** A run on the raw session: no hooks, no recovery, no end-of-input handling. */
-  public Object runWithoutHooks(Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
+  public Object runWithoutHooks(
+      Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
     return session().run(fetches, feeds, options);
   }
 
@@ -181,11 +196,12 @@ public final class MonitoredSession implements AutoCloseable {
 
   /**
    * Calls every hook's {@code end()} (unless the session failed, or a coordinator error was
-   * reported, which is then thrown) and closes the raw session. The first exception from an
-   * {@code end()} stops the loop and propagates; the session is closed regardless. Idempotent.
+   * reported, which is then thrown) and closes the raw session. The first exception from an {@code
+   * end()} stops the loop and propagates; the session is closed regardless. Idempotent.
    */
   @Override
   public void close() {
+    checkNotReentrant("close");
     if (closed) {
       return;
     }
@@ -201,7 +217,12 @@ public final class MonitoredSession implements AutoCloseable {
           TfSession s = session;
           callHook(i, "end", () -> h.end(s));
         }
+      } else {
+        notifyError(coordError);
       }
+    } catch (RuntimeException | Error e) {
+      notifyError(e);
+      throw e;
     } finally {
       closeRaw(null);
     }
@@ -228,24 +249,35 @@ public final class MonitoredSession implements AutoCloseable {
       SessionRunArgs hookArgs = callHook(i, "beforeSessionRun", () -> h.beforeSessionRun(context));
       String missing = hookArgs == null ? null : s.missingName(hookArgs);
       if (missing != null) {
-        throw new GraphNameException(hookNames.get(i), "beforeSessionRun", missing, "is not in the session's graph");
+        throw new GraphNameException(
+            hookNames.get(i), "beforeSessionRun", missing, s.whyMissing(missing, hookNames.get(i)));
       }
       if (hookArgs != null) {
+        for (String fetch : Nest.flatten(hookArgs.fetches())) {
+          String problem = Nest.isTensorName(fetch) ? s.fetchProblem(fetch) : null;
+          if (problem != null) {
+            throw new HookException(
+                hookNames.get(i), "beforeSessionRun", "fetch '" + fetch + "': " + problem);
+          }
+        }
         for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
           String problem = s.feedProblem(feed.getKey(), feed.getValue());
           if (problem != null) {
-            throw new HookException(hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
+            throw new HookException(
+                hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
           }
         }
       }
       merger.add(hookNames.get(i), hookArgs);
     }
     MergedRun merged = merger.finish();
-    FlatResult result = s.runFlat(merged.tensorFetches(), merged.targets(), merged.feeds(), merged.options());
+    FlatResult result =
+        s.runFlat(merged.tensorFetches(), merged.targets(), merged.feeds(), merged.options());
     for (int i = 0; i < hooks.size(); i++) {
       Hook h = hooks.get(i);
       SessionRunValues values =
-          new SessionRunValues(merged.hookResults(i, result::value), merged.options(), result.runMetadata());
+          new SessionRunValues(
+              merged.hookResults(i, result::value), merged.options(), result.runMetadata());
       callHook(i, "afterSessionRun", () -> h.afterSessionRun(context, values));
     }
     if (context.stopRequested()) {
@@ -274,12 +306,16 @@ public final class MonitoredSession implements AutoCloseable {
         }
         if (recoverable.test(e) && recoveries < maxRecoveries) {
           recoveries++;
-          LOG.log(Level.WARNING, "re-creating the session after a recoverable error (recovery " + recoveries + ")", e);
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "re-creating the session after a recoverable error (recovery " + recoveries + ")",
+              e);
           closeRaw(e);
           needSession = !creating;
           continue;
         }
         failure = e;
+        notifyError(e);
         closeRaw(e);
         closeHooksAfterFailure(e);
         throw e;
@@ -294,7 +330,41 @@ public final class MonitoredSession implements AutoCloseable {
     for (int i = 0; i < hooks.size(); i++) {
       Hook h = hooks.get(i);
       TfSession s = session;
+      gotSession()[i] = true;
       callHook(i, "afterCreateSession", () -> h.afterCreateSession(s, coord));
+    }
+  }
+
+  private boolean[] gotSession() {
+    if (gotSession == null) {
+      gotSession = new boolean[hooks.size()];
+    }
+    return gotSession;
+  }
+
+  // Hook.onError, once, for every hook that got afterCreateSession, before the raw session
+  // closes; what it throws is attached to the error in flight (docs/contract.md, "onError").
+  private void notifyError(Throwable error) {
+    if (errorNotified || gotSession == null) {
+      return;
+    }
+    errorNotified = true;
+    for (int i = 0; i < hooks.size(); i++) {
+      if (!gotSession[i]) {
+        continue;
+      }
+      Hook h = hooks.get(i);
+      TfSession s = session;
+      try {
+        callHook(i, "onError", () -> h.onError(s, error));
+      } catch (RuntimeException | Error e) {
+        if (e != error) {
+          error.addSuppressed(
+              e instanceof HookException
+                  ? e
+                  : new HookException(hookNames.get(i), "onError", "raised " + e, e));
+        }
+      }
     }
   }
 
@@ -308,7 +378,8 @@ public final class MonitoredSession implements AutoCloseable {
           ((AutoCloseable) hooks.get(i)).close();
         } catch (Exception | Error e) {
           if (e != failure) {
-            failure.addSuppressed(new HookException(hookNames.get(i), "close", "failed after the session failed", e));
+            failure.addSuppressed(
+                new HookException(hookNames.get(i), "close", "failed after the session failed", e));
           }
         }
       }
@@ -342,21 +413,97 @@ public final class MonitoredSession implements AutoCloseable {
   }
 
   private void callHook(int i, String callback, Runnable call) {
-    callHook(i, callback, () -> {
-      call.run();
-      return null;
-    });
+    callHook(
+        i,
+        callback,
+        () -> {
+          call.run();
+          return null;
+        });
   }
 
-  // Errors from hook code propagate unchanged (type matters: end of input, recovery); a suppressed
-  // HookException records which hook and callback raised them.
+  // What leaves a hook's callback: see hookFailure.
   private <T> T callHook(int i, String callback, Supplier<T> call) {
+    Thread outerThread = activeThread;
+    String outerHook = activeHook;
+    String outerCallback = activeCallback;
+    activeThread = Thread.currentThread();
+    activeHook = hookNames.get(i);
+    activeCallback = callback;
+    TfSession s = session;
     try {
-      return call.get();
-    } catch (RuntimeException | Error e) {
-      if (!(e instanceof HookException)) {
-        e.addSuppressed(new HookException(hookNames.get(i), callback, "raised " + e.getClass().getName()));
-      }
+      return s == null ? call.get() : s.calledBy(hookNames.get(i), callback, call);
+    } catch (RuntimeException e) {
+      throw hookFailure(hookNames.get(i), callback, e);
+    } catch (Error e) {
+      throw hookFailure(hookNames.get(i), callback, e);
+    } finally {
+      activeThread = outerThread;
+      activeHook = outerHook;
+      activeCallback = outerCallback;
+    }
+  }
+
+  // The hook callback running now (on activeThread), so a hook that calls this session's hooked
+  // run (or close) from inside it gets a clear error instead of unbounded recursion.
+  private volatile Thread activeThread;
+  private volatile String activeHook;
+  private volatile String activeCallback;
+
+  private void checkNotReentrant(String what) {
+    if (activeThread == Thread.currentThread()) {
+      throw new HookException(
+          activeHook,
+          activeCallback,
+          "called the monitored session's "
+              + what
+              + " from inside its own callback, which would run the hooks again (re-entrant);"
+              + " use runContext.session() / the session given to the callback for a raw run");
+    }
+  }
+
+  /**
+   * What leaves callback {@code callback} of {@code hook} when it throws {@code e}
+   * (docs/contract.md, "End of input"): an end of input ({@link ErrorCodes#isEndOfInput}) becomes a
+   * {@link HookException} naming the hook and callback, since only the caller's own run ends the
+   * input (the hook's own code, a raw run through {@code runContext.session()}, a listener or a
+   * final op must not end it silently); so does a {@link SessionRunArgsException} (invalid args the
+   * hook built, naming the value); a {@link HookException} leaves as it is (a raw run's unknown
+   * name or refused tensor already names the hook, {@link TfSession#calledBy}); anything else
+   * propagates unchanged (its type matters: recovery, a hook's own exception types) with a
+   * suppressed {@code HookException} recording the hook and callback.
+   */
+  static RuntimeException hookFailure(String hook, String callback, RuntimeException e) {
+    if (e instanceof HookException) {
+      return e;
+    }
+    if (ErrorCodes.isEndOfInput(e)) {
+      return new HookException(
+          hook,
+          callback,
+          "raised "
+              + e
+              + " (end of input). Only an OutOfRange raised by the caller's own run ends the"
+              + " input; one raised by a hook, its raw runs, a listener or a final op is an error"
+              + " (docs/contract.md)",
+          e);
+    }
+    if (e instanceof SessionRunArgsException) {
+      return new HookException(hook, callback, "made invalid SessionRunArgs: " + e.getMessage(), e);
+    }
+    e.addSuppressed(new HookException(hook, callback, "raised " + e.getClass().getName()));
+    return e;
+  }
+
+  /**
+   * A {@link Error} from a hook (StackOverflowError, OutOfMemoryError, ...) becomes a {@link
+   * HookException} naming the hook and callback, with the error as its cause; when even that cannot
+   * be made (memory), the error itself, with nothing added.
+   */
+  static RuntimeException hookFailure(String hook, String callback, Error e) {
+    try {
+      return new HookException(hook, callback, "raised " + e, e);
+    } catch (Error unable) {
       throw e;
     }
   }
@@ -404,7 +551,9 @@ public final class MonitoredSession implements AutoCloseable {
       return this;
     }
 
-    /** At most this many re-creations, then the error propagates; default unlimited, as TensorFlow. */
+    /**
+     * At most this many re-creations, then the error propagates; default unlimited, as TensorFlow.
+     */
     public Builder maxRecoveries(int max) {
       this.maxRecoveries = max;
       return this;

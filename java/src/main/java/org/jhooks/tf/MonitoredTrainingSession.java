@@ -8,16 +8,22 @@ import java.util.function.Predicate;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Hook;
 import org.jhooks.ModelInstance;
+import org.jhooks.hooks.CheckpointSaverHook;
+import org.jhooks.hooks.StepCounterHook;
+import org.jhooks.hooks.SummarySaverHook;
 import org.tensorflow.Graph;
 
 /**
  * Builds a {@link MonitoredSession} for training, like TensorFlow's {@code
  * tf.compat.v1.train.MonitoredTrainingSession}: on the chief the hooks are the chief-only hooks,
- * then the built-ins ({@link BasicStepCounter} when {@code logStepCountSteps > 0}, {@link
- * BasicCheckpointSaver} when a checkpoint dir is given), then the user's hooks. On a non-chief only
- * the user's hooks run; chief-only hooks and built-ins get no callbacks at all. Sessions restore
- * the latest checkpoint of the checkpoint dir, else initialize. See {@code docs/contract.md},
- * "Monitored training session".
+ * then TensorFlow's default hooks built from the standard hooks, in TensorFlow's order: a {@link
+ * StepCounterHook} when {@code logStepCountSteps > 0} (writing {@code global_step/sec} to the
+ * summary dir, if any), a {@link SummarySaverHook} when a summary op is given (TensorFlow takes it
+ * from the graph's summary collection, which tensorflow-java lacks), a {@link CheckpointSaverHook}
+ * when a checkpoint dir is given; then the user's hooks. On a non-chief only the user's hooks run;
+ * chief-only hooks and default hooks get no callbacks at all. Sessions restore the latest
+ * checkpoint of the checkpoint dir, else initialize. See {@code docs/contract.md}, "Monitored
+ * training session", and {@code docs/jvm-driver.md}.
  */
 public final class MonitoredTrainingSession {
   private MonitoredTrainingSession() {}
@@ -39,6 +45,11 @@ public final class MonitoredTrainingSession {
     private Double saveCheckpointSecs;
     private int maxToKeep = 5;
     private int logStepCountSteps = 100;
+    private Path summaryDir;
+    private boolean summaryDirSet;
+    private Object summaryOp;
+    private Integer saveSummariesSteps;
+    private Double saveSummariesSecs;
     private SessionCreator sessionCreator;
     private ModelInstance modelInstance;
     private Predicate<Throwable> recoverable;
@@ -115,6 +126,38 @@ public final class MonitoredTrainingSession {
       return this;
     }
 
+    /**
+     * Where the step counter and the summary saver write event files; defaults to the checkpoint
+     * dir, as in TensorFlow; {@code null} for none (the step counter then only logs).
+     */
+    public Builder summaryDir(Path dir) {
+      this.summaryDir = dir;
+      this.summaryDirSet = true;
+      return this;
+    }
+
+    /**
+     * The summary to save every {@code saveSummariesSteps} (default 100) steps: a serialized {@code
+     * Summary} tensor name or a map tag to scalar tensor name ({@link SummarySaverHook}'s {@code
+     * summaryOp}). Without it no summary saver runs.
+     */
+    public Builder summaryOp(Object op) {
+      this.summaryOp = op;
+      return this;
+    }
+
+    /** Save summaries every this many global steps (TensorFlow's default: 100). */
+    public Builder saveSummariesSteps(int steps) {
+      this.saveSummariesSteps = steps;
+      return this;
+    }
+
+    /** Save summaries every this many seconds; wins over steps. */
+    public Builder saveSummariesSecs(double secs) {
+      this.saveSummariesSecs = secs;
+      return this;
+    }
+
     /** Replaces the default {@link CheckpointRestoringSessionCreator} of the checkpoint dir. */
     public Builder sessionCreator(SessionCreator creator) {
       this.sessionCreator = creator;
@@ -131,22 +174,37 @@ public final class MonitoredTrainingSession {
       return this;
     }
 
-    /** The hooks in the order the session will call them. */
+    /**
+     * The hooks in the order the session will call them (on the chief: chief-only, step counter,
+     * summary saver, checkpoint saver, user hooks).
+     */
     public List<Hook> allHooks() {
       List<Hook> all = new ArrayList<>();
       if (isChief) {
         all.addAll(chiefOnlyHooks);
+        Path events = summaryDirSet ? summaryDir : checkpointDir;
+        String eventDir = events == null ? null : events.toString();
         if (logStepCountSteps > 0) {
-          all.add(new BasicStepCounter(logStepCountSteps));
+          all.add(new StepCounterHook(logStepCountSteps, null, eventDir, null));
+        }
+        if (summaryOp != null && eventDir != null) {
+          Integer steps = saveSummariesSecs != null ? null : saveSummariesSteps;
+          if (steps == null && saveSummariesSecs == null) {
+            steps = 100;
+          }
+          all.add(new SummarySaverHook(steps, saveSummariesSecs, eventDir, null, null, summaryOp));
         }
         if (checkpointDir != null) {
           int steps = saveCheckpointSteps == null ? 0 : saveCheckpointSteps;
           double secs = saveCheckpointSecs != null ? saveCheckpointSecs : (steps > 0 ? 0 : 600);
-          if (secs > 0) {
-            steps = 0;
-          }
           if (steps > 0 || secs > 0) {
-            all.add(new BasicCheckpointSaver(checkpointDir, steps, secs, Checkpoints.DEFAULT_BASENAME, maxToKeep, listeners));
+            var saver = CheckpointSaverHook.builder(checkpointDir.toString()).maxToKeep(maxToKeep);
+            if (secs > 0) {
+              saver.saveSecs(secs);
+            } else {
+              saver.saveSteps(steps);
+            }
+            all.add(saver.listeners(new ArrayList<>(listeners)).build());
           }
         }
       }
@@ -158,7 +216,8 @@ public final class MonitoredTrainingSession {
       MonitoredSession.Builder b =
           MonitoredSession.builder(graph)
               .hooks(allHooks())
-              .sessionCreator(sessionCreator != null
+              .sessionCreator(
+                  sessionCreator != null
                       ? sessionCreator
                       : new CheckpointRestoringSessionCreator(checkpointDir, null, localInitOps))
               .modelInstance(modelInstance);

@@ -2,7 +2,10 @@ package org.jhooks.tf;
 
 import org.jhooks.RunOptions;
 
-/** Translates jhooks {@link RunOptions} to tensorflow-java's {@code org.tensorflow.proto.RunOptions}. */
+/**
+ * Translates jhooks {@link RunOptions} to tensorflow-java's {@code
+ * org.tensorflow.proto.RunOptions}.
+ */
 final class RunOptionsProtos {
   private RunOptionsProtos() {}
 

@@ -17,7 +17,8 @@ public interface SessionCreator {
 
   /**
    * The view every run of the monitored session goes through; the default is a plain {@link
-   * TfSession}. Override to observe or fail runs (see {@link FaultInjectingSessionCreator}).
+   * TfSession}. Override to observe or fail runs (see {@code
+   * org.jhooks.testing.FaultInjectingSessionCreator}).
    */
   default TfSession wrap(org.tensorflow.Session raw, Graph graph) {
     return new TfSession(raw, graph);

@@ -32,6 +32,8 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final org.tensorflow.Session raw;
   private final Graph graph;
   private final String globalStepTensorName;
+  // (hook, callback) of the hook callback running on this thread, for GraphNameException
+  private final ThreadLocal<String[]> caller = new ThreadLocal<>();
 
   /**
    * @param raw the session; this view closes it in {@link #close()}
@@ -47,6 +49,26 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     this.globalStepTensorName = globalStepTensorName;
   }
 
+  /**
+   * Runs {@code call} as hook {@code hook}'s {@code callback}: a name not in the graph in a run on
+   * this thread meanwhile is a {@link GraphNameException} naming them (the driver wraps every hook
+   * callback in this, as the Python adapter gives each hook a view that names it). Outside such a
+   * call a missing name is an {@link IllegalArgumentException}.
+   */
+  <T> T calledBy(String hook, String callback, java.util.function.Supplier<T> call) {
+    String[] outer = caller.get();
+    caller.set(new String[] {hook, callback});
+    try {
+      return call.get();
+    } finally {
+      if (outer == null) {
+        caller.remove();
+      } else {
+        caller.set(outer);
+      }
+    }
+  }
+
   /** The tensorflow-java session; runs through it bypass this view and the hooks. */
   public org.tensorflow.Session raw() {
     return raw;
@@ -58,6 +80,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
 
   @Override
   public Object run(Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
+    new org.jhooks.SessionRunArgs(fetches, feeds, options); // SessionRunArgsException naming it
     if (fetches == null) {
       return null;
     }
@@ -69,7 +92,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
         into.add(name);
       }
     }
-    FlatResult result = runFlat(tensors, targets, feeds, options);
+    FlatResult result = runFlat(tensors, targets, feeds == null ? Map.of() : feeds, options);
     return Nest.map(fetches, name -> Nest.isTensorName(name) ? result.value(name) : null);
   }
 
@@ -82,21 +105,36 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    *     keeps owning it), others are copied into a tensor of the endpoint's dtype
    * @param options run options or {@code null}; a trace level above 0 also fetches {@code
    *     RunMetadata}
-   * @throws IllegalArgumentException a name is not in the graph (the message names it), or a feed
-   *     value does not fit the endpoint's dtype
+   * @throws GraphNameException a name is not in the graph, in a hook callback ({@link #calledBy})
+   * @throws org.jhooks.HookException a fetched tensor's dtype is not one jhooks copies, or a feed
+   *     value does not fit the endpoint, in a hook callback (naming hook, callback and tensor)
+   * @throws IllegalArgumentException the same outside a hook callback (the message names the tensor
+   *     and the problem)
    * @throws org.tensorflow.exceptions.TensorFlowException the run failed
    */
   public FlatResult runFlat(
-      List<String> tensors, List<String> targets, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
+      List<String> tensors,
+      List<String> targets,
+      Map<String, ? extends NdArray<?>> feeds,
+      RunOptions options) {
     List<Output<?>> fetchOutputs = new ArrayList<>();
     for (String name : tensors) {
-      fetchOutputs.add(outputOrThrow(name, "fetched"));
+      Output<?> output = outputOrThrow(name, "fetched");
+      String problem = Values.dtypeProblem(output.dataType());
+      if (problem != null) {
+        throw refused(name, "tensor '" + name + "' (fetched): " + problem);
+      }
+      fetchOutputs.add(output);
     }
     List<GraphOperation> targetOps = new ArrayList<>();
     for (String name : targets) {
       GraphOperation op = graph.operation(name);
       if (op == null) {
-        throw new IllegalArgumentException("op '" + name + "' (run as a target) is not in the graph");
+        throw missing(
+            name,
+            "is not an op in the session's graph (run as a target)",
+            "op '" + name + "' (run as a target) is not in the graph",
+            null);
       }
       targetOps.add(op);
     }
@@ -108,7 +146,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
         Output<?> endpoint = outputOrThrow(feed.getKey(), "fed");
         String problem = feedProblem(endpoint, feed.getValue());
         if (problem != null) {
-          throw new IllegalArgumentException("feed '" + feed.getKey() + "': " + problem);
+          throw refused(feed.getKey(), "feed '" + feed.getKey() + "': " + problem);
         }
         Tensor tensor;
         if (Values.isTensor(feed.getValue())) {
@@ -162,10 +200,10 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   /**
-   * Why the value fed to {@code tensorName} cannot be fed, or {@code null} when it fits: its element
-   * type does not match the tensor's dtype (no cast is made), or its shape is not compatible with
-   * the tensor's static shape (TensorFlow's Python session checks this; the C API does not, so a
-   * wrong shape would otherwise run silently). The tensor must be in the graph.
+   * Why the value fed to {@code tensorName} cannot be fed, or {@code null} when it fits: its
+   * element type does not match the tensor's dtype (no cast is made), or its shape is not
+   * compatible with the tensor's static shape (TensorFlow's Python session checks this; the C API
+   * does not, so a wrong shape would otherwise run silently). The tensor must be in the graph.
    */
   public String feedProblem(String tensorName, NdArray<?> value) {
     return feedProblem(graph.output(tensorName), value);
@@ -193,8 +231,8 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       return false;
     }
     for (int i = 0; i < expected.numDimensions(); i++) {
-      long d = expected.size(i);
-      if (d != Shape.UNKNOWN_SIZE && d != actual.size(i)) {
+      long d = expected.get(i);
+      if (d != Shape.UNKNOWN_SIZE && d != actual.get(i)) {
         return false;
       }
     }
@@ -202,27 +240,112 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   private boolean exists(String tensorName) {
-    try {
-      return graph.output(tensorName) != null;
-    } catch (RuntimeException e) {
-      return false;
+    return whyMissing(tensorName) == null;
+  }
+
+  /**
+   * Like {@link #whyMissing(String)}; for the global step, also TensorFlow's text naming the class
+   * of {@code hook} (a hook label such as {@code hook #1 (org.jhooks.hooks.StopAtStepHook)}):
+   * {@code is not in the session's graph: Global step should be created to use StopAtStepHook.}
+   */
+  public String whyMissing(String name, String hook) {
+    String why = whyMissing(name);
+    if (why != null
+        && name.equals(globalStepTensorName)
+        && graph.operation(name.split(":")[0]) == null) {
+      // TensorFlow's own text: its hooks raise it in begin() when the graph has no global step
+      return why + ": Global step should be created to use " + userClass(hook) + ".";
     }
+    return why;
+  }
+
+  /** {@code StopAtStepHook} for {@code hook #2 (org.jhooks.hooks.StopAtStepHook, Java)}. */
+  static String userClass(String hookLabel) {
+    int open = hookLabel.indexOf('(');
+    String inner = open < 0 ? hookLabel : hookLabel.substring(open + 1);
+    int end = inner.indexOf(',') >= 0 ? inner.indexOf(',') : inner.indexOf(')');
+    String name = (end >= 0 ? inner.substring(0, end) : inner).trim();
+    return name.substring(name.lastIndexOf('.') + 1);
+  }
+
+  /**
+   * Why the tensor or op {@code name} is not in the graph ({@code "is not in the session's graph"},
+   * or for {@code op:N} past the op's outputs {@code "is not in the session's graph: op 'op' has 1
+   * output(s)"}), or {@code null} when it is. tensorflow-java's {@code Graph.output} does not check
+   * the index; the run would fail later with a bare IndexOutOfBoundsException.
+   */
+  public String whyMissing(String name) {
+    if (!Nest.isTensorName(name)) {
+      return graph.operation(name) != null ? null : "is not in the session's graph";
+    }
+    int colon = name.lastIndexOf(':');
+    GraphOperation op = graph.operation(name.substring(0, colon));
+    if (op == null) {
+      return "is not in the session's graph";
+    }
+    int index;
+    try {
+      index = Integer.parseInt(name.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      return "is not in the session's graph: bad output index";
+    }
+    if (index < 0 || index >= op.numOutputs()) {
+      return "is not in the session's graph: op '"
+          + op.name()
+          + "' has "
+          + op.numOutputs()
+          + " output(s)";
+    }
+    return null;
   }
 
   private Output<?> outputOrThrow(String name, String use) {
-    Output<?> output;
-    try {
-      output = graph.output(name);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("tensor '" + name + "' (" + use + ") is not in the graph: " + e.getMessage(), e);
+    String[] who = caller.get();
+    String why = who == null ? whyMissing(name) : whyMissing(name, who[0]);
+    if (why != null) {
+      throw missing(
+          name, why + " (" + use + ")", "tensor '" + name + "' (" + use + ") " + why, null);
     }
-    if (output == null) {
-      throw new IllegalArgumentException("tensor '" + name + "' (" + use + ") is not in the graph");
-    }
-    return output;
+    return graph.output(name);
   }
 
-  /** Writes a TF V2 checkpoint of every {@code VariableV2} with tensorflow-java's {@code Session.save}. */
+  /**
+   * A run cannot use tensor {@code name}: its dtype, or the value fed. In a hook callback ({@link
+   * #calledBy}) a {@link org.jhooks.HookException} naming the hook, the callback and the tensor;
+   * outside one an {@link IllegalArgumentException}.
+   */
+  private RuntimeException refused(String name, String message) {
+    String[] who = caller.get();
+    if (who == null) {
+      return new IllegalArgumentException(message);
+    }
+    return new org.jhooks.HookException(who[0], who[1], message + " (in a raw run)");
+  }
+
+  /**
+   * Why tensor {@code tensorName} (in the graph) cannot be fetched, or {@code null}: a dtype jhooks
+   * does not copy ({@link Values#dtypeProblem}).
+   */
+  public String fetchProblem(String tensorName) {
+    return Values.dtypeProblem(graph.output(tensorName).dataType());
+  }
+
+  /**
+   * A GraphNameException naming the calling hook and callback, else an IllegalArgumentException.
+   */
+  private RuntimeException missing(
+      String name, String problem, String message, RuntimeException cause) {
+    String[] who = caller.get();
+    if (who == null) {
+      return new IllegalArgumentException(message, cause);
+    }
+    return new GraphNameException(who[0], who[1], name, problem, cause);
+  }
+
+  /**
+   * Writes a TF V2 checkpoint of every {@code VariableV2} with tensorflow-java's {@code
+   * Session.save}.
+   */
   @Override
   public void save(String prefix) {
     raw.save(prefix);

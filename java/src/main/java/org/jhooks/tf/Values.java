@@ -1,161 +1,136 @@
 package org.jhooks.tf;
 
-import java.util.Iterator;
-import java.util.List;
-import org.jhooks.ndarray.DTypeTags;
+import org.jhooks.ndarray.DType;
+import org.jhooks.ndarray.DirectValues;
+import org.jhooks.tf.types.TensorTypes;
 import org.tensorflow.Tensor;
-import org.tensorflow.ndarray.BooleanNdArray;
-import org.tensorflow.ndarray.ByteNdArray;
-import org.tensorflow.ndarray.DoubleNdArray;
-import org.tensorflow.ndarray.FloatNdArray;
-import org.tensorflow.ndarray.IntNdArray;
-import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.internal.types.registry.TensorTypeRegistry;
 import org.tensorflow.ndarray.NdArray;
-import org.tensorflow.ndarray.NdArrays;
-import org.tensorflow.ndarray.ShortNdArray;
 import org.tensorflow.proto.DataType;
-import org.tensorflow.types.TBfloat16;
-import org.tensorflow.types.TBool;
-import org.tensorflow.types.TFloat16;
-import org.tensorflow.types.TFloat32;
-import org.tensorflow.types.TFloat64;
-import org.tensorflow.types.TInt32;
-import org.tensorflow.types.TInt64;
 import org.tensorflow.types.TString;
-import org.tensorflow.types.TUint16;
-import org.tensorflow.types.TUint8;
 import org.tensorflow.types.family.TType;
 
 /**
- * Copies between native tensors and heap {@link NdArray}s, preserving the shape.
- *
- * <p>dtype to heap type: float32, float16, bfloat16 → {@link FloatNdArray} (float16 and bfloat16
- * copies tagged in {@link DTypeTags}, so the bridge hands Python float16 / bfloat16); float64 → {@link
- * DoubleNdArray}; int32 → {@link IntNdArray}; int64 → {@link LongNdArray}; uint8 → {@link
- * ByteNdArray}; uint16 → {@link ShortNdArray}; bool → {@link BooleanNdArray}; string → {@code
- * NdArray<byte[]>} (the bytes as stored: serialized protos and non-UTF-8 data stay intact). Other
- * dtypes raise {@link IllegalArgumentException}. See {@code
+ * Copies between native tensors and heap {@link NdArray}s, preserving the shape, for every dtype of
+ * {@link DType} (the one dtype table): float16, bfloat16, float32, float64, int8, int16, int32,
+ * int64, uint8, uint16, bool and string. Heap copies are the dtype's heap family, tagged when the
+ * family holds several dtypes (an int8 copy is a tagged {@code ByteNdArray}), so the bridge hands
+ * Python the tensor's own dtype; strings are {@code NdArray<byte[]>} of the bytes as stored
+ * (serialized protos and non-UTF-8 data stay intact). int8 and int16, which tensorflow-java 1.1
+ * lacks, are {@link org.jhooks.tf.types.TInt8} / {@link org.jhooks.tf.types.TInt16}. See {@code
  * docs/contract.md}, "Values and ownership".
  */
 public final class Values {
-  private static final String FLOAT16 = "float16";
-  private static final String BFLOAT16 = "bfloat16";
-
   private Values() {}
 
+  static {
+    TensorTypes.register();
+  }
+
   /**
-   * A heap copy of {@code tensor}; valid after the tensor is closed.
+   * The dtype of {@code value}: a tensor's own, else {@link DType#of} (tag or family default).
    *
-   * @throws IllegalArgumentException the dtype is not one of those listed in the class doc
+   * @throws IllegalArgumentException a tensor of a dtype jhooks does not support, or an array of
+   *     objects other than String or byte[]
+   */
+  public static DType dtype(NdArray<?> value) {
+    if (value instanceof TType) {
+      DataType dataType = ((TType) value).dataType();
+      DType d = DType.ofTensorFlow(dataType.getNumber());
+      if (d == null) {
+        throw new IllegalArgumentException(unsupported(dataType));
+      }
+      return d;
+    }
+    return DType.of(value);
+  }
+
+  /**
+   * Why jhooks cannot copy or feed tensors of {@code dataType}, or {@code null} when it can. The
+   * JVM driver checks every fetch and feed with it before a run, so a hook asking for one gets an
+   * error naming it, the tensor and the dtype instead of a failure inside tensorflow-java.
+   */
+  public static String dtypeProblem(DataType dataType) {
+    if (dataType == DataType.DT_RESOURCE) {
+      return null; // tensorflow-java fetches a resource variable's value (a read op it adds)
+    }
+    DType d = DType.ofTensorFlow(dataType.getNumber());
+    if (d == null) {
+      return unsupported(dataType);
+    }
+    if ((d == DType.INT8 || d == DType.INT16) && !TensorTypes.register()) {
+      return "dtype " + dataType + " has no tensorflow-java tensor type in this version";
+    }
+    return null;
+  }
+
+  private static String unsupported(DataType dataType) {
+    return "dtype " + dataType + " is not one jhooks moves (" + DType.names() + ")";
+  }
+
+  /**
+   * A copy of {@code tensor}, valid after the tensor is closed: on the heap, or for a large
+   * float32/float64/int32/int64 value in direct memory ({@link DirectValues}), which a Python hook
+   * then reads without a copy.
+   *
+   * @throws IllegalArgumentException a dtype {@link #dtypeProblem} refuses
    */
   @SuppressWarnings("unchecked")
   public static NdArray<?> copyOf(Tensor tensor) {
-    DataType dtype = tensor.dataType();
-    switch (dtype) {
-      case DT_FLOAT:
-        return copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape()));
-      case DT_HALF:
-        return DTypeTags.tag(copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape())), FLOAT16);
-      case DT_BFLOAT16:
-        return DTypeTags.tag(copy((FloatNdArray) tensor, NdArrays.ofFloats(tensor.shape())), BFLOAT16);
-      case DT_DOUBLE:
-        return copy((DoubleNdArray) tensor, NdArrays.ofDoubles(tensor.shape()));
-      case DT_INT32:
-        return copy((IntNdArray) tensor, NdArrays.ofInts(tensor.shape()));
-      case DT_INT64:
-        return copy((LongNdArray) tensor, NdArrays.ofLongs(tensor.shape()));
-      case DT_UINT8:
-        return copy((ByteNdArray) tensor, NdArrays.ofBytes(tensor.shape()));
-      case DT_UINT16:
-        return copy((ShortNdArray) tensor, NdArrays.ofShorts(tensor.shape()));
-      case DT_BOOL:
-        return copy((BooleanNdArray) tensor, NdArrays.ofBooleans(tensor.shape()));
-      case DT_STRING:
-        return copy(((TString) tensor).asBytes(), NdArrays.ofObjects(byte[].class, tensor.shape()));
-      default:
-        throw new IllegalArgumentException("cannot copy a tensor of dtype " + dtype + " to the heap");
+    DType d = dtype((NdArray<?>) tensor);
+    if (d == DType.STRING) {
+      NdArray<byte[]> out = (NdArray<byte[]>) d.allocate(tensor.shape());
+      ((TString) tensor).asBytes().copyTo(out);
+      return out;
     }
-  }
-
-  private static <T, A extends NdArray<T>> A copy(NdArray<T> from, A to) {
-    from.copyTo(to); // copyTo returns the source, not the destination
-    return to;
+    if (DirectValues.wanted(d, tensor.shape())) {
+      return DirectValues.copyOf(d, tensor);
+    }
+    NdArray<Object> out = (NdArray<Object>) d.allocate(tensor.shape());
+    ((NdArray<Object>) tensor).copyTo(out);
+    return out;
   }
 
   /**
-   * A new tensor of {@code dtype} holding a copy of {@code value}; the caller closes it.
+   * A new tensor of {@code dataType} holding a copy of {@code value}, the caller closes it. A
+   * numeric value of another dtype is converted as TensorFlow's Python session does ({@code
+   * np.asarray(value, dtype)}, numpy's {@code astype}: see {@link DType#cast}).
    *
-   * @param dtype the dtype of the graph endpoint being fed
-   * @throws IllegalArgumentException the value's element type does not match {@code dtype} (for
-   *     example a {@link LongNdArray} for a float32 placeholder)
+   * @param dataType the dtype of the graph endpoint being fed
+   * @throws IllegalArgumentException the value cannot become {@code dataType} ({@link
+   *     #feedTypeProblem} says why)
    */
   @SuppressWarnings("unchecked")
-  public static Tensor tensorOf(DataType dtype, NdArray<?> value) {
-    value = castNumeric(dtype, value);
-    try {
-      switch (dtype) {
-        case DT_FLOAT:
-          return TFloat32.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
-        case DT_HALF:
-          return TFloat16.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
-        case DT_BFLOAT16:
-          return TBfloat16.tensorOf((NdArray<Float>) check(value, FloatNdArray.class, dtype));
-        case DT_DOUBLE:
-          return TFloat64.tensorOf((NdArray<Double>) check(value, DoubleNdArray.class, dtype));
-        case DT_INT32:
-          return TInt32.tensorOf((NdArray<Integer>) check(value, IntNdArray.class, dtype));
-        case DT_INT64:
-          return TInt64.tensorOf((NdArray<Long>) check(value, LongNdArray.class, dtype));
-        case DT_UINT8:
-          return TUint8.tensorOf((NdArray<Byte>) check(value, ByteNdArray.class, dtype));
-        case DT_UINT16:
-          return TUint16.tensorOf((NdArray<Short>) check(value, ShortNdArray.class, dtype));
-        case DT_BOOL:
-          return TBool.tensorOf((NdArray<Boolean>) check(value, BooleanNdArray.class, dtype));
-        case DT_STRING:
-          return isBytes(value)
-              ? TString.tensorOfBytes((NdArray<byte[]>) value)
-              : TString.tensorOf((NdArray<String>) value);
-        default:
-          throw new IllegalArgumentException("cannot feed dtype " + dtype);
-      }
-    } catch (ClassCastException e) {
-      throw new IllegalArgumentException("cannot feed " + describe(value) + " as " + dtype, e);
+  public static Tensor tensorOf(DataType dataType, NdArray<?> value) {
+    String problem = feedTypeProblem(dataType, value);
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
     }
+    DType target = DType.ofTensorFlow(dataType.getNumber());
+    DType from = dtype(value);
+    if (target == DType.STRING) {
+      return isBytes(value)
+          ? TString.tensorOfBytes((NdArray<byte[]>) value)
+          : TString.tensorOf((NdArray<String>) value);
+    }
+    NdArray<?> source = from == target ? value : target.cast(value, from);
+    return filled(TensorTypeRegistry.find(dataType).type(), source);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends TType> T filled(Class<T> type, NdArray<?> source) {
+    return Tensor.of(
+        type, source.shape(), t -> ((NdArray<Object>) source).copyTo((NdArray<Object>) t));
+  }
+
+  /** The dtype a heap value is written as when no graph endpoint says ({@link #dtype}). */
+  public static DataType dtypeOf(NdArray<?> value) {
+    return DataType.forNumber(dtype(value).tensorFlowCode());
   }
 
   /**
-   * The dtype a heap value is written as when no graph endpoint says: the reverse of {@link
-   * #copyOf} (a {@link FloatNdArray} is float32 unless tagged float16 / bfloat16 in {@link
-   * DTypeTags}); {@code NdArray<String>} and {@code NdArray<byte[]>} are string.
-   *
-   * @throws IllegalArgumentException any other element type
+   * A new tensor holding a copy of {@code value}, of dtype {@link #dtypeOf}; the caller closes it.
    */
-  public static DataType dtypeOf(NdArray<?> value) {
-    if (value instanceof FloatNdArray) {
-      String tag = DTypeTags.tagOf(value);
-      return FLOAT16.equals(tag) ? DataType.DT_HALF : BFLOAT16.equals(tag) ? DataType.DT_BFLOAT16 : DataType.DT_FLOAT;
-    } else if (value instanceof DoubleNdArray) {
-      return DataType.DT_DOUBLE;
-    } else if (value instanceof IntNdArray) {
-      return DataType.DT_INT32;
-    } else if (value instanceof LongNdArray) {
-      return DataType.DT_INT64;
-    } else if (value instanceof ByteNdArray) {
-      return DataType.DT_UINT8;
-    } else if (value instanceof ShortNdArray) {
-      return DataType.DT_UINT16;
-    } else if (value instanceof BooleanNdArray) {
-      return DataType.DT_BOOL;
-    }
-    Object first = value.size() == 0 ? "" : value.scalars().iterator().next().getObject();
-    if (first instanceof String || first instanceof byte[]) {
-      return DataType.DT_STRING;
-    }
-    throw new IllegalArgumentException("no TensorFlow dtype for " + describe(value) + " of " + first);
-  }
-
-  /** A new tensor holding a copy of {@code value}, of dtype {@link #dtypeOf}; the caller closes it. */
   public static Tensor tensorOf(NdArray<?> value) {
     return tensorOf(dtypeOf(value), value);
   }
@@ -170,92 +145,33 @@ public final class Values {
   }
 
   /**
-   * Why {@link #tensorOf(DataType, NdArray)} would reject {@code value} for {@code dtype}, or
-   * {@code null} when it accepts it.
+   * Why {@link #tensorOf(DataType, NdArray)} would reject {@code value} for {@code dataType}, or
+   * {@code null} when it accepts it: a dtype {@link #dtypeProblem} refuses, or a value that is not
+   * of the same kind (numbers convert to numbers; bool, strings only to themselves, as the
+   * contract's feed rule says).
    */
-  public static String feedTypeProblem(DataType dtype, NdArray<?> value) {
-    Class<?> expected = feedClass(dtype);
-    if (expected == null || expected.isInstance(value) || castsNumerically(expected, value)) {
+  public static String feedTypeProblem(DataType dataType, NdArray<?> value) {
+    String problem = dtypeProblem(dataType);
+    if (problem != null) {
+      return problem;
+    }
+    DType target = DType.ofTensorFlow(dataType.getNumber());
+    DType from;
+    try {
+      from = dtype(value);
+    } catch (IllegalArgumentException e) {
+      return "cannot feed " + describe(value) + " as " + dataType + ": " + e.getMessage();
+    }
+    if (from == target || (from.isNumeric() && target.isNumeric())) {
       return null;
     }
-    return "cannot feed " + describe(value) + " as " + dtype + "; expected a " + expected.getSimpleName();
-  }
-
-  private static final List<Class<?>> NUMERIC =
-      List.of(FloatNdArray.class, DoubleNdArray.class, IntNdArray.class, LongNdArray.class, ByteNdArray.class,
-          ShortNdArray.class);
-
-  private static boolean castsNumerically(Class<?> expected, NdArray<?> value) {
-    return NUMERIC.contains(expected) && NUMERIC.stream().anyMatch(c -> c.isInstance(value));
-  }
-
-  /**
-   * A numeric value of another element type converted to the one {@code dtype} needs, as
-   * TensorFlow's Python session does with {@code np.asarray(value, dtype)} (floats to integers
-   * truncate); any other value unchanged. Element by element: a value of the right type is cheaper.
-   */
-  @SuppressWarnings("unchecked")
-  private static NdArray<?> castNumeric(DataType dtype, NdArray<?> value) {
-    Class<?> expected = feedClass(dtype);
-    if (expected == null || expected.isInstance(value) || !castsNumerically(expected, value)) {
-      return value;
-    }
-    NdArray<Object> out;
-    if (expected == FloatNdArray.class) {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofFloats(value.shape());
-    } else if (expected == DoubleNdArray.class) {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofDoubles(value.shape());
-    } else if (expected == IntNdArray.class) {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofInts(value.shape());
-    } else if (expected == LongNdArray.class) {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofLongs(value.shape());
-    } else if (expected == ByteNdArray.class) {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofBytes(value.shape());
-    } else {
-      out = (NdArray<Object>) (NdArray<?>) NdArrays.ofShorts(value.shape());
-    }
-    Iterator<? extends NdArray<?>> from = value.scalars().iterator();
-    for (NdArray<Object> to : out.scalars()) {
-      Number n = (Number) from.next().getObject();
-      to.setObject(expected == FloatNdArray.class ? (Object) n.floatValue()
-          : expected == DoubleNdArray.class ? (Object) n.doubleValue()
-          : expected == IntNdArray.class ? (Object) n.intValue()
-          : expected == LongNdArray.class ? (Object) n.longValue()
-          : expected == ByteNdArray.class ? (Object) n.byteValue()
-          : (Object) n.shortValue());
-    }
-    return out;
-  }
-
-  private static Class<?> feedClass(DataType dtype) {
-    switch (dtype) {
-      case DT_FLOAT:
-      case DT_HALF:
-      case DT_BFLOAT16:
-        return FloatNdArray.class;
-      case DT_DOUBLE:
-        return DoubleNdArray.class;
-      case DT_INT32:
-        return IntNdArray.class;
-      case DT_INT64:
-        return LongNdArray.class;
-      case DT_UINT8:
-        return ByteNdArray.class;
-      case DT_UINT16:
-        return ShortNdArray.class;
-      case DT_BOOL:
-        return BooleanNdArray.class;
-      default:
-        return null;
-    }
-  }
-
-  private static NdArray<?> check(NdArray<?> value, Class<?> expected, DataType dtype) {
-    if (!expected.isInstance(value)) {
-      throw new IllegalArgumentException(
-          "cannot feed " + describe(value) + " as " + dtype + "; expected a " + expected.getSimpleName());
-    }
-    return value;
+    return "cannot feed "
+        + describe(value)
+        + " ("
+        + from
+        + ") as "
+        + dataType
+        + "; only numbers convert to other number types";
   }
 
   private static String describe(NdArray<?> value) {

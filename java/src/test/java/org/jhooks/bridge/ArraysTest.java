@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.jhooks.ndarray.DType;
 import org.junit.Test;
 import org.tensorflow.ndarray.FloatNdArray;
 import org.tensorflow.ndarray.NdArray;
@@ -21,10 +22,12 @@ public class ArraysTest {
 
   @Test
   public void everyNumericDtypeRoundTripsThroughBuffersWithItsTag() {
-    String[] dtypes = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool"};
+    String[] dtypes = {
+      "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool"
+    };
     for (String dtype : dtypes) {
       int n = 6;
-      ByteBuffer in = bytes(n * Arrays.itemSize(dtype));
+      ByteBuffer in = bytes(n * DType.ofNumpy(dtype).itemSize());
       for (int i = 0; i < in.capacity(); i++) {
         in.put(i, dtype.equals("bool") ? (byte) (i % 2) : (byte) (i * 7 + 1));
       }
@@ -34,7 +37,7 @@ public class ArraysTest {
         }
       }
       NdArray<?> a = Arrays.fromBuffer(in, dtype, new long[] {2, 3});
-      assertEquals(dtype, DTypes.of(a));
+      assertEquals(dtype, Arrays.dtype(a));
       assertEquals(Shape.of(2, 3), a.shape());
       ByteBuffer out = bytes(in.capacity());
       Arrays.copyToBuffer(a, out);
@@ -53,10 +56,10 @@ public class ArraysTest {
 
   @Test
   public void untaggedArraysGetTheirFamilysTensorflowJavaType() {
-    assertEquals("uint8", DTypes.of(NdArrays.ofBytes(Shape.of(2))));
-    assertEquals("uint16", DTypes.of(NdArrays.ofShorts(Shape.of(2))));
-    assertEquals("int64", DTypes.of(NdArrays.ofLongs(Shape.of(2))));
-    assertEquals("string", DTypes.of(NdArrays.vectorOfObjects("a", "b")));
+    assertEquals("uint8", Arrays.dtype(NdArrays.ofBytes(Shape.of(2))));
+    assertEquals("uint16", Arrays.dtype(NdArrays.ofShorts(Shape.of(2))));
+    assertEquals("int64", Arrays.dtype(NdArrays.ofLongs(Shape.of(2))));
+    assertEquals("string", Arrays.dtype(NdArrays.vectorOfObjects("a", "b")));
   }
 
   @Test

@@ -52,7 +52,9 @@ public class JavaHookCallsTest {
     assertEquals(JavaHookCalls.HAS_ARGS, calls.beforeSessionRun(context));
     assertEquals("x:0", calls.takeArgs().fetches());
     assertNull(calls.takeArgs());
-    assertEquals(JavaHookCalls.CONTEXT_STOP, calls.afterSessionRun(context, new SessionRunValues(null, null, null)));
+    assertEquals(
+        JavaHookCalls.CONTEXT_STOP,
+        calls.afterSessionRun(context, new SessionRunValues(null, null, null)));
     coord.requestStop();
     assertEquals(JavaHookCalls.COORDINATOR_STOP, calls.flags(null));
     assertEquals(List.of("before", "after"), hook.calls);

@@ -54,7 +54,9 @@ public class JavaHookGroupTest {
   public void beforeSessionRunStopsAfterTheFirstHookWithArgsAndResumesFromTheNext() {
     LOG.clear();
     SessionRunArgs args = SessionRunArgs.of("x:0");
-    JavaHookGroup g = group(new Logging("a", null), new Default(), new Logging("b", args), new Logging("c", null));
+    JavaHookGroup g =
+        group(
+            new Logging("a", null), new Default(), new Logging("b", args), new Logging("c", null));
     SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
     int r = g.beforeSessionRun(context, 0);
     assertEquals(JavaHookCalls.HAS_ARGS | (2 << JavaHookGroup.INDEX_SHIFT), r);
@@ -68,11 +70,13 @@ public class JavaHookGroupTest {
   @Test
   public void anExceptionStopsTheLoopAtItsHookAndPositionNamesIt() {
     LOG.clear();
-    JavaHookGroup g = group(new Logging("a", null), new Logging("boom", null), new Logging("c", null));
+    JavaHookGroup g =
+        group(new Logging("a", null), new Logging("boom", null), new Logging("c", null));
     SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
     SessionRunValues values = new SessionRunValues(null, null, null);
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> g.afterSessionRunShared(context, values, 3));
+        assertThrows(
+            IllegalStateException.class, () -> g.afterSessionRunShared(context, values, 3));
     assertEquals("boom", e.getMessage());
     assertEquals(1, g.position());
     assertEquals(List.of("a.after null", "boom.after null"), LOG);
@@ -91,6 +95,7 @@ public class JavaHookGroupTest {
     SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
     assertEquals(
         JavaHookCalls.CONTEXT_STOP,
-        g.afterSessionRunEach(context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
+        g.afterSessionRunEach(
+            context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
   }
 }

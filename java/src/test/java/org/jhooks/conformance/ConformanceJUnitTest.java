@@ -22,10 +22,10 @@ import org.junit.runners.Parameterized.Parameters;
 
 /**
  * The shared conformance suite on the JVM driver with Java hooks, no Python: one test per scenario
- * ({@code normal_end_hook_order[jvm-driver-java-hooks]}). Expected failures are listed with a reason
- * in {@code jhooks/conformance/data/xfail-java.json} and enforced both ways: a listed case that
- * passes fails (remove it from the list), an unlisted failing case fails. A listed case that fails
- * as expected is reported as skipped with its reason.
+ * ({@code normal_end_hook_order[jvm-driver-java-hooks]}). Expected failures are listed with a
+ * reason in {@code jhooks/conformance/data/xfail-java.json} and enforced both ways: a listed case
+ * that passes fails (remove it from the list), an unlisted failing case fails. A listed case that
+ * fails as expected is reported as skipped with its reason.
  */
 @RunWith(Parameterized.class)
 public class ConformanceJUnitTest {
@@ -48,9 +48,12 @@ public class ConformanceJUnitTest {
   }
 
   private static JsonObject readXfail() {
-    try (Reader r = new InputStreamReader(
-        Objects.requireNonNull(ConformanceJUnitTest.class.getClassLoader().getResourceAsStream("xfail-java.json"), "xfail-java.json"),
-        StandardCharsets.UTF_8)) {
+    try (Reader r =
+        new InputStreamReader(
+            Objects.requireNonNull(
+                ConformanceJUnitTest.class.getClassLoader().getResourceAsStream("xfail-java.json"),
+                "xfail-java.json"),
+            StandardCharsets.UTF_8)) {
       return JsonParser.parseReader(r).getAsJsonObject();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -96,9 +99,19 @@ public class ConformanceJUnitTest {
     }
     if (XFAIL.has(id)) {
       if (mismatches.isEmpty()) {
-        fail(id + " is listed in xfail-java.json (" + XFAIL.get(id).getAsString() + ") but passes: remove it from the list");
+        fail(
+            id
+                + " is listed in xfail-java.json ("
+                + XFAIL.get(id).getAsString()
+                + ") but passes: remove it from the list");
       }
-      Assume.assumeTrue(id + " expected failure: " + XFAIL.get(id).getAsString() + "\n" + String.join("\n", mismatches), false);
+      Assume.assumeTrue(
+          id
+              + " expected failure: "
+              + XFAIL.get(id).getAsString()
+              + "\n"
+              + String.join("\n", mismatches),
+          false);
     }
     if (!mismatches.isEmpty()) {
       fail(id + " does not conform:\n" + String.join("\n", mismatches));

@@ -15,17 +15,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.Test;
 
-/** Every scenario resource parses with gson and keeps the basic invariants the Python check enforces. */
+/**
+ * Every scenario resource parses with gson and keeps the basic invariants the Python check
+ * enforces.
+ */
 public class ScenarioDataTest {
   private static final Pattern EVENT =
-      Pattern.compile("^([A-Za-z][A-Za-z0-9_]*)\\.(begin|afterCreateSession|before@(\\d+)|after@(\\d+)|end)$");
+      Pattern.compile(
+          "^([A-Za-z][A-Za-z0-9_]*)\\.(begin|afterCreateSession|before@(\\d+)|after@(\\d+)|end|onError)$");
 
   @Test
   public void indexListsAtLeast40UniqueScenariosAndTheSchemaLoads() {
     List<String> names = Scenarios.names();
     assertTrue("only " + names.size() + " scenarios", names.size() >= 40);
     assertEquals(names.size(), new HashSet<>(names).size());
-    assertEquals("https://json-schema.org/draft/2020-12/schema", Scenarios.schema().get("$schema").getAsString());
+    assertEquals(
+        "https://json-schema.org/draft/2020-12/schema",
+        Scenarios.schema().get("$schema").getAsString());
   }
 
   @Test
@@ -43,12 +49,17 @@ public class ScenarioDataTest {
   public void theInvariantsCatchABrokenTrace() {
     JsonObject s = Scenarios.load("normal_end_hook_order");
     s.getAsJsonObject("expected").getAsJsonArray("trace").remove(6);
-    assertTrue(problems("broken", s).toString(), problems("broken", s).stream().anyMatch(p -> p.contains("h1.before@1")));
+    assertTrue(
+        problems("broken", s).toString(),
+        problems("broken", s).stream().anyMatch(p -> p.contains("h1.before@1")));
   }
 
   static List<String> problems(String name, JsonObject s) {
     List<String> out = new ArrayList<>();
-    for (String key : new String[] {"name", "description", "contract", "model", "driver", "hooks", "caller", "expected"}) {
+    for (String key :
+        new String[] {
+          "name", "description", "contract", "model", "driver", "hooks", "caller", "expected"
+        }) {
       if (!s.has(key)) {
         out.add("missing " + key);
       }
@@ -128,7 +139,8 @@ public class ScenarioDataTest {
       out.add("unknown outcome " + outcome);
     }
     int maxRuns = s.getAsJsonObject("caller").get("maxRuns").getAsInt();
-    if (expected.has("callerRuns") && expected.get("callerRuns").isJsonPrimitive()
+    if (expected.has("callerRuns")
+        && expected.get("callerRuns").isJsonPrimitive()
         && expected.get("callerRuns").getAsInt() > maxRuns) {
       out.add("callerRuns above maxRuns");
     }

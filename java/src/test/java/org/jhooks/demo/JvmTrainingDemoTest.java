@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jhooks.tf.Checkpoints;
+import org.jhooks.checkpoint.Checkpoints;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -23,7 +23,8 @@ public class JvmTrainingDemoTest {
   @Test
   public void dataSplitsEveryFifthRowAndStandardizesWithTrainingStatistics() throws Exception {
     DemoData d = DemoData.load(csv());
-    assertEquals(List.of(456, 113, 30), List.of(d.trainX.length, d.heldOutX.length, d.featureNames.size()));
+    assertEquals(
+        List.of(456, 113, 30), List.of(d.trainX.length, d.heldOutX.length, d.featureNames.size()));
     double mean = 0;
     double squares = 0;
     for (float[] row : d.trainX) {
@@ -38,8 +39,15 @@ public class JvmTrainingDemoTest {
   @Test
   public void trainsSavesAndResumesFromItsCheckpoints() throws Exception {
     Path dir = tmp.newFolder("ckpt").toPath();
-    JvmTrainingDemo.Options o = JvmTrainingDemo.Options.parse(
-        csv().toString(), "--steps", "50", "--save-steps", "20", "--checkpoint-dir", dir.toString());
+    JvmTrainingDemo.Options o =
+        JvmTrainingDemo.Options.parse(
+            csv().toString(),
+            "--steps",
+            "50",
+            "--save-steps",
+            "20",
+            "--checkpoint-dir",
+            dir.toString());
     JvmTrainingDemo.Result first = JvmTrainingDemo.run(o);
     assertEquals(List.of(0L, 50L), List.of(first.firstStep, first.lastStep));
     assertTrue("loss " + first.finalLoss, first.finalLoss < 0.2f);
@@ -53,7 +61,9 @@ public class JvmTrainingDemoTest {
     assertEquals(List.of(50L, 100L), List.of(second.firstStep, second.lastStep));
     assertTrue(second.finalLoss < first.finalLoss);
 
-    Map<String, double[]> restored = JvmTrainingDemo.restoreVariables(csv().toString(), dir.resolve("model.ckpt-100").toString());
+    Map<String, double[]> restored =
+        JvmTrainingDemo.restoreVariables(
+            csv().toString(), dir.resolve("model.ckpt-100").toString());
     assertEquals(List.of("w", "b", "global_step"), List.copyOf(restored.keySet()));
     assertEquals(30, restored.get("w").length);
     assertEquals(100.0, restored.get("global_step")[0], 0);

@@ -15,24 +15,28 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jhooks.HookException;
+import org.jhooks.checkpoint.CheckpointState;
+import org.jhooks.checkpoint.Checkpoints;
 import org.jhooks.testing.CounterGraph;
-import org.jhooks.tf.CheckpointState;
-import org.jhooks.tf.Checkpoints;
-import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.CheckpointRestoringSessionCreator;
+import org.jhooks.tf.MonitoredSession;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.tensorflow.Graph;
 
-/** The asynchronous saver on the JVM driver: snapshot values, failures, overlap, listeners, state file. */
+/**
+ * The asynchronous saver on the JVM driver: snapshot values, failures, overlap, listeners, state
+ * file.
+ */
 public class AsyncCheckpointSaverHookTest {
   @Rule public TemporaryFolder tmp = new TemporaryFolder();
 
   @Test
   public void everyCheckpointHoldsTheValuesOfItsLabelledStep() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(0).build();
+    AsyncCheckpointSaverHook hook =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(0).build();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 30, hook);
     }
@@ -52,48 +56,74 @@ public class AsyncCheckpointSaverHookTest {
   @Test
   public void listenersSeeFilesOnDiskOnTheTrainingThreadAndInOrder() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    CheckpointSaverHookTest.RecordingListener l = new CheckpointSaverHookTest.RecordingListener(dir, -1);
+    CheckpointSaverHookTest.RecordingListener l =
+        new CheckpointSaverHookTest.RecordingListener(dir, -1);
     Thread trainer = Thread.currentThread();
     AtomicBoolean offThread = new AtomicBoolean();
-    org.jhooks.CheckpointSaverListener threadCheck = new org.jhooks.CheckpointSaverListener() {
-      @Override
-      public boolean afterSave(org.jhooks.Session session, long step) {
-        offThread.compareAndSet(false, Thread.currentThread() != trainer);
-        return false;
-      }
-    };
+    org.jhooks.CheckpointSaverListener threadCheck =
+        new org.jhooks.CheckpointSaverListener() {
+          @Override
+          public boolean afterSave(org.jhooks.Session session, long step) {
+            offThread.compareAndSet(false, Thread.currentThread() != trainer);
+            return false;
+          }
+        };
     AsyncCheckpointSaverHook hook =
-        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).maxToKeep(0).listeners(l, threadCheck).build();
+        AsyncCheckpointSaverHook.builder(dir.toString())
+            .saveSteps(2)
+            .maxToKeep(0)
+            .listeners(l, threadCheck)
+            .build();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
-    assertEquals(List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:2", "afterSave:2", "beforeSave:4",
-        "afterSave:4", "beforeSave:5", "afterSave:5", "end:5"), l.calls);
+    assertEquals(
+        List.of(
+            "begin",
+            "beforeSave:0",
+            "afterSave:0",
+            "beforeSave:2",
+            "afterSave:2",
+            "beforeSave:4",
+            "afterSave:4",
+            "beforeSave:5",
+            "afterSave:5",
+            "end:5"),
+        l.calls);
     assertFalse("afterSave ran off the training thread", offThread.get());
   }
 
   @Test
   public void aBackgroundWriteFailureIsRaisedOnTheTrainingThread() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).build();
+    AsyncCheckpointSaverHook hook =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).build();
     List<Long> stepsRun = new ArrayList<>();
     try (Graph g = CounterGraph.counter()) {
-      HookException e = assertThrows(HookException.class, () -> {
-        try (MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
-          hook.waitForPendingSaves();
-          // The disk goes away: the checkpoint dir becomes a plain file, so SaveV2 cannot write.
-          deleteTree(dir);
-          Files.writeString(dir, "not a directory");
-          for (int i = 0; i < 10; i++) {
-            s.run(CounterGraph.TRAIN);
-            stepsRun.add((long) i);
-          }
-        }
-      });
+      HookException e =
+          assertThrows(
+              HookException.class,
+              () -> {
+                try (MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
+                  hook.waitForPendingSaves();
+                  // The disk goes away: the checkpoint dir becomes a plain file, so SaveV2 cannot
+                  // write.
+                  deleteTree(dir);
+                  Files.writeString(dir, "not a directory");
+                  for (int i = 0; i < 10; i++) {
+                    s.run(CounterGraph.TRAIN);
+                    stepsRun.add((long) i);
+                  }
+                }
+              });
       assertEquals("AsyncCheckpointSaverHook", e.hook());
-      assertTrue(e.getMessage(), e.getMessage().contains("model.ckpt-2 in the background failed"));
+      assertTrue(
+          e.getMessage(),
+          e.getMessage().contains("checkpoint save of global step 2 to ")
+              && e.getMessage().contains("model.ckpt-2 failed"));
       assertNotNull(e.getCause());
-      assertTrue(e.callback(), List.of("beforeSessionRun", "afterSessionRun").contains(e.callback()));
+      assertTrue(
+          e.callback(), List.of("beforeSessionRun", "afterSessionRun").contains(e.callback()));
     }
     assertTrue("training went on after the failure: " + stepsRun, stepsRun.size() < 10);
     assertEquals(List.of(0L), hook.savedSteps());
@@ -102,18 +132,21 @@ public class AsyncCheckpointSaverHookTest {
   @Test
   public void aSaveDueWhileTheLastWriteRunsWaitsAndIsCounted() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(0).build();
+    AsyncCheckpointSaverHook hook =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(0).build();
     Thread trainer = Thread.currentThread();
     CountDownLatch release = new CountDownLatch(1);
     // Hold the write of step 1 until the training thread is blocked waiting for it (the overlap).
-    hook.beforeWrite = step -> {
-      if (step == 1) {
-        while (trainer.getState() != Thread.State.WAITING && trainer.getState() != Thread.State.TIMED_WAITING) {
-          Thread.onSpinWait();
-        }
-        release.countDown();
-      }
-    };
+    hook.beforeWrite =
+        step -> {
+          if (step == 1) {
+            while (trainer.getState() != Thread.State.WAITING
+                && trainer.getState() != Thread.State.TIMED_WAITING) {
+              Thread.onSpinWait();
+            }
+            release.countDown();
+          }
+        };
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 4, hook);
     }
@@ -125,8 +158,10 @@ public class AsyncCheckpointSaverHookTest {
   @Test
   public void aListenerStopRequestStopsTraining() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    CheckpointSaverHookTest.RecordingListener l = new CheckpointSaverHookTest.RecordingListener(dir, 2);
-    AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
+    CheckpointSaverHookTest.RecordingListener l =
+        new CheckpointSaverHookTest.RecordingListener(dir, 2);
+    AsyncCheckpointSaverHook hook =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
     int runs;
     try (Graph g = CounterGraph.counter()) {
       runs = HookGraphs.train(g, 1000, hook);
@@ -142,23 +177,31 @@ public class AsyncCheckpointSaverHookTest {
   @Test
   public void rotationAndAnAtomicStateFileUnderConcurrentReaders() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    AsyncCheckpointSaverHook hook = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(3).build();
+    AsyncCheckpointSaverHook hook =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(3).build();
     AtomicBoolean done = new AtomicBoolean();
     AtomicReference<Throwable> readerError = new AtomicReference<>();
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
-    Thread reader = new Thread(() -> {
-      try {
-        while (!done.get()) {
-          Checkpoints.readState(dir).ifPresent(st -> {
-            assertEquals(st.modelCheckpointPath(), st.allModelCheckpointPaths().get(st.allModelCheckpointPaths().size() - 1));
-            assertTrue(st.allModelCheckpointPaths().size() <= 3);
-            seen.add(st.modelCheckpointPath());
-          });
-        }
-      } catch (Throwable t) {
-        readerError.set(t);
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                while (!done.get()) {
+                  Checkpoints.readState(dir)
+                      .ifPresent(
+                          st -> {
+                            assertEquals(
+                                st.modelCheckpointPath(),
+                                st.allModelCheckpointPaths()
+                                    .get(st.allModelCheckpointPaths().size() - 1));
+                            assertTrue(st.allModelCheckpointPaths().size() <= 3);
+                            seen.add(st.modelCheckpointPath());
+                          });
+                }
+              } catch (Throwable t) {
+                readerError.set(t);
+              }
+            });
     reader.start();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 40, hook);
@@ -171,11 +214,19 @@ public class AsyncCheckpointSaverHookTest {
     }
     assertFalse(seen.isEmpty());
     CheckpointState state = Checkpoints.readState(dir).get();
-    assertEquals(List.of("model.ckpt-38", "model.ckpt-39", "model.ckpt-40"), state.allModelCheckpointPaths());
-    assertEquals(List.of("checkpoint",
-        "model.ckpt-38.data-00000-of-00001", "model.ckpt-38.index",
-        "model.ckpt-39.data-00000-of-00001", "model.ckpt-39.index",
-        "model.ckpt-40.data-00000-of-00001", "model.ckpt-40.index"), CheckpointSaverHookTest.fileNames(dir));
+    assertEquals(
+        List.of("model.ckpt-38", "model.ckpt-39", "model.ckpt-40"),
+        state.allModelCheckpointPaths());
+    assertEquals(
+        List.of(
+            "checkpoint",
+            "model.ckpt-38.data-00000-of-00001",
+            "model.ckpt-38.index",
+            "model.ckpt-39.data-00000-of-00001",
+            "model.ckpt-39.index",
+            "model.ckpt-40.data-00000-of-00001",
+            "model.ckpt-40.index"),
+        CheckpointSaverHookTest.fileNames(dir));
   }
 
   @Test
@@ -184,16 +235,22 @@ public class AsyncCheckpointSaverHookTest {
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 7, AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(5).build());
     }
-    AsyncCheckpointSaverHook second = AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(5).build();
+    AsyncCheckpointSaverHook second =
+        AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(5).build();
     try (Graph g = CounterGraph.counter();
-        MonitoredSession s = MonitoredSession.builder(g).sessionCreator(new CheckpointRestoringSessionCreator(dir))
-            .hooks(second).build()) {
+        MonitoredSession s =
+            MonitoredSession.builder(g)
+                .sessionCreator(new CheckpointRestoringSessionCreator(dir))
+                .hooks(second)
+                .build()) {
       assertEquals(7L, s.session().globalStep());
       s.run(CounterGraph.TRAIN);
     }
-    // Step 7 is restored (not saved again), step 8 saved at the end; rotation continued the old list.
+    // Step 7 is restored (not saved again), step 8 saved at the end; rotation continued the old
+    // list.
     assertEquals(List.of(8L), second.savedSteps());
-    assertEquals(List.of("model.ckpt-0", "model.ckpt-5", "model.ckpt-7", "model.ckpt-8"),
+    assertEquals(
+        List.of("model.ckpt-0", "model.ckpt-5", "model.ckpt-7", "model.ckpt-8"),
         Checkpoints.readState(dir).get().allModelCheckpointPaths());
   }
 

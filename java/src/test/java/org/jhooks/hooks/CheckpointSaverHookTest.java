@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.HookException;
 import org.jhooks.Session;
+import org.jhooks.checkpoint.Checkpoints;
 import org.jhooks.testing.CounterGraph;
-import org.jhooks.tf.Checkpoints;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -48,7 +48,9 @@ public class CheckpointSaverHookTest {
     @Override
     public boolean afterSave(Session session, long step) {
       String prefix = dir.resolve("model.ckpt-" + step).toString();
-      boolean onDisk = Checkpoints.exists(prefix) && prefix.equals(Checkpoints.latestCheckpoint(dir).orElse(null));
+      boolean onDisk =
+          Checkpoints.exists(prefix)
+              && prefix.equals(Checkpoints.latestCheckpoint(dir).orElse(null));
       calls.add("afterSave:" + step + (onDisk ? "" : ":NOT-ON-DISK"));
       return step == stopAt;
     }
@@ -63,21 +65,33 @@ public class CheckpointSaverHookTest {
   public void savesAfterCreationEveryNStepsAndAtEndWithTheValuesOfTheStep() throws Exception {
     Path dir = tmp.newFolder().toPath();
     RecordingListener l = new RecordingListener(dir, -1);
-    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(3).maxToKeep(0).listeners(l).build();
+    CheckpointSaverHook hook =
+        CheckpointSaverHook.builder(dir.toString()).saveSteps(3).maxToKeep(0).listeners(l).build();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 7, hook);
     }
     assertEquals(List.of(0L, 3L, 6L, 7L), hook.savedSteps());
     assertEquals(
-        List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:3", "afterSave:3", "beforeSave:6", "afterSave:6",
-            "beforeSave:7", "afterSave:7", "end:7"),
+        List.of(
+            "begin",
+            "beforeSave:0",
+            "afterSave:0",
+            "beforeSave:3",
+            "afterSave:3",
+            "beforeSave:6",
+            "afterSave:6",
+            "beforeSave:7",
+            "afterSave:7",
+            "end:7"),
         l.calls);
     for (long step : hook.savedSteps()) {
       float[] restored = HookGraphs.restore(dir.resolve("model.ckpt-" + step).toString());
       assertEquals(step, restored[0], 0f);
       assertEquals(step, restored[1], 0f);
     }
-    assertEquals(List.of("model.ckpt-0", "model.ckpt-3", "model.ckpt-6", "model.ckpt-7"), hook.keptCheckpoints());
+    assertEquals(
+        List.of("model.ckpt-0", "model.ckpt-3", "model.ckpt-6", "model.ckpt-7"),
+        hook.keptCheckpoints());
   }
 
   @Test
@@ -85,14 +99,19 @@ public class CheckpointSaverHookTest {
     Path file = tmp.newFile().toPath();
     for (boolean async : new boolean[] {false, true}) {
       RecordingListener l = new RecordingListener(file, -1);
-      CheckpointSaverHookBase hook = async
-          ? AsyncCheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build()
-          : CheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build();
+      CheckpointSaverHookBase hook =
+          async
+              ? AsyncCheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build()
+              : CheckpointSaverHook.builder(file.toString()).saveSteps(1).listeners(l).build();
       try (Graph g = CounterGraph.counter()) {
         HookException e = assertThrows(HookException.class, () -> HookGraphs.train(g, 2, hook));
         String name = async ? "AsyncCheckpointSaverHook" : "CheckpointSaverHook";
-        assertEquals(name + ".begin: cannot create checkpointDir " + file.toAbsolutePath()
-            + ": it exists and is not a directory", e.getMessage());
+        assertEquals(
+            name
+                + ".begin: cannot create checkpointDir "
+                + file.toAbsolutePath()
+                + ": it exists and is not a directory",
+            e.getMessage());
         assertTrue(e.getCause() instanceof java.nio.file.FileAlreadyExistsException);
       }
       assertEquals(List.of(), l.calls);
@@ -104,7 +123,10 @@ public class CheckpointSaverHookTest {
   public void explicitVariablesAreWrittenFromOneSnapshot() throws Exception {
     Path dir = tmp.newFolder().toPath();
     CheckpointSaverHook hook =
-        CheckpointSaverHook.builder(dir.toString()).saveSteps(2).saver(new Saver(List.of("v", "global_step"), 0)).build();
+        CheckpointSaverHook.builder(dir.toString())
+            .saveSteps(2)
+            .saver(new Saver(List.of("v", "global_step"), 0))
+            .build();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
@@ -117,47 +139,89 @@ public class CheckpointSaverHookTest {
   @Test
   public void rotationKeepsMaxToKeepNewestCheckpoints() throws Exception {
     Path dir = tmp.newFolder().toPath();
-    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(2).build();
+    CheckpointSaverHook hook =
+        CheckpointSaverHook.builder(dir.toString()).saveSteps(1).maxToKeep(2).build();
     try (Graph g = CounterGraph.counter()) {
       HookGraphs.train(g, 5, hook);
     }
     assertEquals(List.of("model.ckpt-4", "model.ckpt-5"), hook.keptCheckpoints());
-    assertEquals(List.of("checkpoint", "model.ckpt-4.data-00000-of-00001", "model.ckpt-4.index",
-        "model.ckpt-5.data-00000-of-00001", "model.ckpt-5.index"), fileNames(dir));
+    assertEquals(
+        List.of(
+            "checkpoint",
+            "model.ckpt-4.data-00000-of-00001",
+            "model.ckpt-4.index",
+            "model.ckpt-5.data-00000-of-00001",
+            "model.ckpt-5.index"),
+        fileNames(dir));
   }
 
   @Test
   public void listenerStopRequestIsHonoured() throws Exception {
     Path dir = tmp.newFolder().toPath();
     RecordingListener l = new RecordingListener(dir, 4);
-    CheckpointSaverHook hook = CheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
+    CheckpointSaverHook hook =
+        CheckpointSaverHook.builder(dir.toString()).saveSteps(2).listeners(l).build();
     int runs;
     try (Graph g = CounterGraph.counter()) {
       runs = HookGraphs.train(g, 100, hook);
     }
     assertEquals(4, runs);
-    assertEquals(List.of("begin", "beforeSave:0", "afterSave:0", "beforeSave:2", "afterSave:2", "beforeSave:4",
-        "afterSave:4", "end:4"), l.calls);
+    assertEquals(
+        List.of(
+            "begin",
+            "beforeSave:0",
+            "afterSave:0",
+            "beforeSave:2",
+            "afterSave:2",
+            "beforeSave:4",
+            "afterSave:4",
+            "end:4"),
+        l.calls);
   }
 
   @Test
   public void argumentErrorsUseTensorFlowsMessages() {
-    assertEquals("exactly one of saveSecs and saveSteps should be provided.",
-        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").build()).getMessage());
-    assertEquals("exactly one of saveSecs and saveSteps should be provided.",
-        assertThrows(IllegalArgumentException.class,
-            () -> CheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build()).getMessage());
-    assertEquals("You cannot provide both saver and scaffold.",
-        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").saveSteps(1)
-            .saver(Saver.defaults()).scaffold(new Scaffold(null, null)).build()).getMessage());
-    assertEquals("You cannot provide both saver and maxToKeep.",
-        assertThrows(IllegalArgumentException.class, () -> new AsyncCheckpointSaverHook("/tmp/x", null, 1,
-            Saver.defaults(), null, null, null, 2)).getMessage());
-    assertEquals("saveSteps must be positive, got 0",
-        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").saveSteps(0).build())
+    assertEquals(
+        "exactly one of saveSecs and saveSteps should be provided.",
+        assertThrows(
+                IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").build())
             .getMessage());
-    assertEquals("checkpointDir must be given",
-        assertThrows(IllegalArgumentException.class, () -> CheckpointSaverHook.builder(null).saveSteps(1).build())
+    assertEquals(
+        "exactly one of saveSecs and saveSteps should be provided.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build())
+            .getMessage());
+    assertEquals(
+        "You cannot provide both saver and scaffold.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    CheckpointSaverHook.builder("/tmp/x")
+                        .saveSteps(1)
+                        .saver(Saver.defaults())
+                        .scaffold(new Scaffold(null, null))
+                        .build())
+            .getMessage());
+    assertEquals(
+        "You cannot provide both saver and maxToKeep.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    new AsyncCheckpointSaverHook(
+                        "/tmp/x", null, 1, Saver.defaults(), null, null, null, 2))
+            .getMessage());
+    assertEquals(
+        "saveSteps must be positive, got 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CheckpointSaverHook.builder("/tmp/x").saveSteps(0).build())
+            .getMessage());
+    assertEquals(
+        "checkpointDir must be given",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CheckpointSaverHook.builder(null).saveSteps(1).build())
             .getMessage());
   }
 

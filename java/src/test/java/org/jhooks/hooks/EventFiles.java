@@ -19,8 +19,10 @@ final class EventFiles {
   static List<Event> readAll(Path dir) throws Exception {
     List<Event> out = new ArrayList<>();
     try (Stream<Path> s = Files.list(dir)) {
-      for (Path f : s.filter(p -> p.getFileName().toString().startsWith("events.out.tfevents.")).sorted()
-          .collect(Collectors.toList())) {
+      for (Path f :
+          s.filter(p -> p.getFileName().toString().startsWith("events.out.tfevents."))
+              .sorted()
+              .collect(Collectors.toList())) {
         out.addAll(read(f));
       }
     }

@@ -16,7 +16,10 @@ import org.tensorflow.types.TInt64;
 final class HookGraphs {
   private HookGraphs() {}
 
-  /** Runs {@code train_step} until the session stops or {@code maxSteps} runs; returns the runs done. */
+  /**
+   * Runs {@code train_step} until the session stops or {@code maxSteps} runs; returns the runs
+   * done.
+   */
   static int train(Graph g, int maxSteps, Hook... hooks) {
     int runs = 0;
     try (MonitoredSession s = MonitoredSession.builder(g).hooks(hooks).build()) {
@@ -30,7 +33,8 @@ final class HookGraphs {
 
   /** {@code [v, global_step]} restored from {@code prefix} into a fresh session of a new graph. */
   static float[] restore(String prefix) {
-    try (Graph g = CounterGraph.counter(); Session s = new Session(g)) {
+    try (Graph g = CounterGraph.counter();
+        Session s = new Session(g)) {
       s.restore(prefix);
       try (Result r = s.runner().fetch("v").fetch("global_step").run()) {
         return new float[] {((TFloat32) r.get(0)).getFloat(), ((TInt64) r.get(1)).getLong()};

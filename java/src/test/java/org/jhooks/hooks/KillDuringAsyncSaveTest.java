@@ -16,8 +16,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
-import org.jhooks.examples.KillableTraining;
-import org.jhooks.tf.Checkpoints;
+import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.testing.KillableTraining;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -62,7 +62,8 @@ public class KillDuringAsyncSaveTest {
       p.destroyForcibly(); // SIGKILL on Linux
       p.waitFor();
       try (Stream<Path> files = Files.list(dir)) {
-        tempLeftovers += (int) files.filter(f -> f.getFileName().toString().contains("tempstate")).count();
+        tempLeftovers +=
+            (int) files.filter(f -> f.getFileName().toString().contains("tempstate")).count();
       }
       long step = latestStep(dir);
       float[] restored = restore(Checkpoints.latestCheckpoint(dir).get());
@@ -74,7 +75,8 @@ public class KillDuringAsyncSaveTest {
       previous = step;
       killedAt.add(step);
     }
-    LOG.info("killed at steps " + killedAt + "; half-written SaveV2 temp files seen: " + tempLeftovers);
+    LOG.info(
+        "killed at steps " + killedAt + "; half-written SaveV2 temp files seen: " + tempLeftovers);
     // A last run resumes and finishes normally.
     Process p = start(dir, previous + 5);
     assertEquals(0, p.waitFor());
@@ -82,26 +84,39 @@ public class KillDuringAsyncSaveTest {
   }
 
   private static Process start(Path dir, long lastStep) throws Exception {
-    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-    ProcessBuilder pb = new ProcessBuilder(java,
-        "-Dorg.bytedeco.javacpp.cachedir=" + System.getProperty("org.bytedeco.javacpp.cachedir", ""),
-        "-cp", System.getProperty("java.class.path"), KillableTraining.class.getName(),
-        dir.toString(), Long.toString(lastStep), "1", Integer.toString(W_SIZE));
+    String java =
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            java,
+            "-Dorg.bytedeco.javacpp.cachedir="
+                + System.getProperty("org.bytedeco.javacpp.cachedir", ""),
+            "-cp",
+            System.getProperty("java.class.path"),
+            KillableTraining.class.getName(),
+            dir.toString(),
+            Long.toString(lastStep),
+            "1",
+            Integer.toString(W_SIZE));
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     return pb.start();
   }
 
   private static LinkedBlockingQueue<String> lines(Process p) {
     LinkedBlockingQueue<String> q = new LinkedBlockingQueue<>();
-    Thread t = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          q.add(line);
-        }
-      } catch (Exception e) {
-        // the process was killed: its stdout closes
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                  q.add(line);
+                }
+              } catch (Exception e) {
+                // the process was killed: its stdout closes
+              }
+            });
     t.setDaemon(true);
     t.start();
     return q;
@@ -109,12 +124,14 @@ public class KillDuringAsyncSaveTest {
 
   private static long latestStep(Path dir) {
     return Checkpoints.latestCheckpoint(dir)
-        .map(p -> Long.parseLong(p.substring(p.lastIndexOf('-') + 1))).orElse(-1L);
+        .map(p -> Long.parseLong(p.substring(p.lastIndexOf('-') + 1)))
+        .orElse(-1L);
   }
 
   /** {@code [v, global_step, min(w), max(w)]} of the checkpoint at {@code prefix}. */
   private static float[] restore(String prefix) {
-    try (Graph g = KillableTraining.graph(W_SIZE); Session s = new Session(g)) {
+    try (Graph g = KillableTraining.graph(W_SIZE);
+        Session s = new Session(g)) {
       s.restore(prefix);
       try (Result r = s.runner().fetch("v").fetch("global_step").fetch("w").run()) {
         TFloat32 w = (TFloat32) r.get(2);
@@ -125,7 +142,9 @@ public class KillDuringAsyncSaveTest {
           min = Math.min(min, x);
           max = Math.max(max, x);
         }
-        return new float[] {((TFloat32) r.get(0)).getFloat(), ((TInt64) r.get(1)).getLong(), min, max};
+        return new float[] {
+          ((TFloat32) r.get(0)).getFloat(), ((TInt64) r.get(1)).getLong(), min, max
+        };
       }
     }
   }

@@ -38,10 +38,11 @@ public class RunMergerTest {
     assertEquals(4, run.hookCount());
 
     List<String> asked = new ArrayList<>();
-    java.util.function.Function<String, Object> value = name -> {
-      asked.add(name);
-      return "value of " + name;
-    };
+    java.util.function.Function<String, Object> value =
+        name -> {
+          asked.add(name);
+          return "value of " + name;
+        };
     assertEquals(java.util.Arrays.asList(null, "value of loss:0"), run.callerResults(value));
     assertEquals("value of global_step:0", run.hookResults(0, value));
     assertNull(run.hookResults(1, value));
@@ -68,12 +69,17 @@ public class RunMergerTest {
     RunMerger m = new RunMerger(SessionRunArgs.of("y:0"));
     m.add("hook #1 (a.A)", SessionRunArgs.of(null, Map.of("x:0", ONE)));
     HookFeedConflictException e =
-        assertThrows(HookFeedConflictException.class, () -> m.add("hook #2 (b.B)", SessionRunArgs.of(null, Map.of("x:0", TWO))));
+        assertThrows(
+            HookFeedConflictException.class,
+            () -> m.add("hook #2 (b.B)", SessionRunArgs.of(null, Map.of("x:0", TWO))));
     assertEquals("x:0", e.tensor());
     assertEquals("hook #2 (b.B)", e.hook());
     assertEquals("beforeSessionRun", e.callback());
-    assertTrue(e.getMessage(), e.getMessage().contains("'x:0'") && e.getMessage().contains("hook #1 (a.A)")
-        && e.getMessage().contains("two hooks"));
+    assertTrue(
+        e.getMessage(),
+        e.getMessage().contains("'x:0'")
+            && e.getMessage().contains("hook #1 (a.A)")
+            && e.getMessage().contains("two hooks"));
   }
 
   @Test
@@ -83,12 +89,14 @@ public class RunMergerTest {
     CallerFeedConflictException e = assertThrows(CallerFeedConflictException.class, m::finish);
     assertEquals("x:0", e.tensor());
     assertEquals("hook #1 (a.A)", e.hook());
-    assertTrue(e.getMessage(), e.getMessage().contains("'x:0'") && e.getMessage().contains("caller"));
+    assertTrue(
+        e.getMessage(), e.getMessage().contains("'x:0'") && e.getMessage().contains("caller"));
   }
 
   @Test
   public void optionsMergeCallerAndHooks() {
-    RunMerger m = new RunMerger(new SessionRunArgs("y:0", null, new RunOptions(0, 60_000, 0, false, false)));
+    RunMerger m =
+        new RunMerger(new SessionRunArgs("y:0", null, new RunOptions(0, 60_000, 0, false, false)));
     m.add("hook #1 (A)", new SessionRunArgs(null, null, RunOptions.ofTraceLevel(3)));
     m.add("hook #2 (B)", new SessionRunArgs(null, null, new RunOptions(1, 5, 1, true, false)));
     assertEquals(new RunOptions(3, 60_000, 1, true, false), m.finish().options());

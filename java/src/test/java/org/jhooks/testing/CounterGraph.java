@@ -32,7 +32,8 @@ public final class CounterGraph {
     Variable<TFloat32> v = tf.withName("v").variable(tf.constant(0f));
     var bump = tf.withName("bump").assignAdd(v, tf.constant(1f));
     tf.withName("loss").math.sqrt(tf.math.sub(tf.constant(3.5f), tf.identity(v)));
-    Placeholder<TFloat32> x = tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.scalar()));
+    Placeholder<TFloat32> x =
+        tf.withName("x").placeholder(TFloat32.class, Placeholder.shape(Shape.scalar()));
     tf.withName("double").math.mul(x, tf.constant(2f));
     tf.withName("sqrt_x").math.sqrt(x);
     tf.withName("checked").debugging.checkNumerics(x, "x has NaN");
@@ -49,7 +50,9 @@ public final class CounterGraph {
     for (int i = 0; i < n; i++) {
       data[i] = i + 1;
     }
-    Dataset ds = Dataset.fromTensorSlices(tf, List.<Operand<?>>of(tf.constant(data)), List.of(TFloat32.class));
+    Dataset ds =
+        Dataset.fromTensorSlices(
+            tf, List.<Operand<?>>of(tf.constant(data)), List.of(TFloat32.class));
     tf.withName("next").identity(ds.makeOneShotIterator().getNext().get(0));
     return g;
   }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertThrows;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.jhooks.checkpoint.Checkpoints;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -36,7 +37,12 @@ public class LocalInitOpsTest {
     init.withName("make_iterator").data.makeIterator(dataset, iterator);
     @SuppressWarnings("unchecked")
     Operand<TFloat32> next =
-        (Operand<TFloat32>) tf.withName("input_next").data.iteratorGetNext(iterator, types, shapes).components().get(0);
+        (Operand<TFloat32>)
+            tf.withName("input_next")
+                .data
+                .iteratorGetNext(iterator, types, shapes)
+                .components()
+                .get(0);
     Variable<TFloat32> sum = tf.withName("sum").variable(tf.constant(0f));
     tf.withName("add").assignAdd(sum, next);
     return g;
@@ -56,13 +62,14 @@ public class LocalInitOpsTest {
   public void restoredSessionRunsLocalInitOpsSoTheInputStartsAgain() throws Exception {
     Path dir = tmp.newFolder("ckpt").toPath();
     try (Graph g = inputGraph()) {
-      CheckpointRestoringSessionCreator first = new CheckpointRestoringSessionCreator(dir, null, List.of("make_iterator"));
+      CheckpointRestoringSessionCreator first =
+          new CheckpointRestoringSessionCreator(dir, null, List.of("make_iterator"));
       try (Session s = first.createSession(g)) {
         assertEquals(10f, run(s, "add", null), 0f);
         assertEquals(30f, run(s, "add", null), 0f);
         Path prefix = Checkpoints.prefixFor(dir, Checkpoints.DEFAULT_BASENAME, 2);
         s.save(prefix.toString());
-        Checkpoints.recordCheckpoint(dir, prefix, 5);
+        Checkpoints.recordCheckpoint(dir, "model.ckpt", prefix, 5);
       }
 
       CheckpointRestoringSessionCreator withLocalInit =

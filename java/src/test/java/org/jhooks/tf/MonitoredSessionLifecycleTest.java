@@ -18,7 +18,10 @@ import org.jhooks.ModelDependentHook;
 import org.jhooks.ModelInstance;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
+import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.hooks.CheckpointSaverHook;
 import org.jhooks.testing.CounterGraph;
+import org.jhooks.testing.FaultInjectingSessionCreator;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -37,14 +40,24 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void normalEnd() {
     try (Graph g = CounterGraph.counter()) {
-      try (MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build()) {
+      try (MonitoredSession s =
+          MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build()) {
         for (int i = 0; i < 3; i++) {
           s.run(CounterGraph.TRAIN);
         }
         assertFalse(s.shouldStop());
       }
       assertEquals(
-          List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1", "before:2", "after:2", "end"),
+          List.of(
+              "begin",
+              "afterCreateSession",
+              "before:0",
+              "after:0",
+              "before:1",
+              "after:1",
+              "before:2",
+              "after:2",
+              "end"),
           calls);
     }
   }
@@ -84,7 +97,8 @@ public class MonitoredSessionLifecycleTest {
   private void checkStopAtStep1Hook(RecordingHook stopper) {
     try (Graph g = CounterGraph.counter()) {
       int runs = 0;
-      try (MonitoredSession s = MonitoredSession.builder(g).hooks(stopper, new RecordingHook(calls)).build()) {
+      try (MonitoredSession s =
+          MonitoredSession.builder(g).hooks(stopper, new RecordingHook(calls)).build()) {
         while (!s.shouldStop()) {
           s.run(CounterGraph.TRAIN);
           runs++;
@@ -92,10 +106,21 @@ public class MonitoredSessionLifecycleTest {
       }
       assertEquals(2, runs);
       assertEquals(
-          List.of("S:begin", "begin", "S:afterCreateSession", "afterCreateSession",
-              "S:before:0", "before:0", "S:after:0", "after:0",
-              "S:before:1", "before:1", "S:after:1", "after:1",
-              "S:end", "end"),
+          List.of(
+              "S:begin",
+              "begin",
+              "S:afterCreateSession",
+              "afterCreateSession",
+              "S:before:0",
+              "before:0",
+              "S:after:0",
+              "after:0",
+              "S:before:1",
+              "before:1",
+              "S:after:1",
+              "after:1",
+              "S:end",
+              "end"),
           calls);
     }
   }
@@ -119,8 +144,17 @@ public class MonitoredSessionLifecycleTest {
       }
       assertEquals(List.of(1f, 2f, 3f), seen);
       assertEquals(
-          List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1", "before:2", "after:2",
-              "before:3", "end"),
+          List.of(
+              "begin",
+              "afterCreateSession",
+              "before:0",
+              "after:0",
+              "before:1",
+              "after:1",
+              "before:2",
+              "after:2",
+              "before:3",
+              "end"),
           calls);
     }
   }
@@ -132,16 +166,22 @@ public class MonitoredSessionLifecycleTest {
       TFInvalidArgumentException e;
       try (s) {
         s.run("checked:0", Map.of("x", NdArrays.scalarOf(1f)));
-        e = assertThrows(TFInvalidArgumentException.class, () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
+        e =
+            assertThrows(
+                TFInvalidArgumentException.class,
+                () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
         assertTrue(s.shouldStop());
         assertThrows(IllegalStateException.class, s::session);
       }
       assertTrue(e.getMessage(), e.getMessage().contains("x has NaN"));
-      assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "before:0"), calls);
+      assertEquals(
+          List.of("begin", "afterCreateSession", "before:0", "after:0", "before:0"), calls);
     }
   }
 
-  /** A hook with background work: records close() and fails in it, as a failed async write would. */
+  /**
+   * A hook with background work: records close() and fails in it, as a failed async write would.
+   */
   private static final class ClosingHook implements Hook, AutoCloseable {
     private final List<String> calls;
 
@@ -159,16 +199,24 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void afterAnErrorAutoCloseableHooksAreClosedAndTheirFailureIsSuppressedOnTheError() {
     try (Graph g = CounterGraph.counter()) {
-      MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls), new ClosingHook(calls)).build();
+      MonitoredSession s =
+          MonitoredSession.builder(g)
+              .hooks(new RecordingHook(calls), new ClosingHook(calls))
+              .build();
       TFInvalidArgumentException e;
       try (s) {
-        e = assertThrows(TFInvalidArgumentException.class, () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
+        e =
+            assertThrows(
+                TFInvalidArgumentException.class,
+                () -> s.run("checked:0", Map.of("x", NdArrays.scalarOf(Float.NaN))));
       }
       assertEquals(List.of("begin", "afterCreateSession", "before:0", "close"), calls);
       assertEquals(1, e.getSuppressed().length);
       HookException closing = (HookException) e.getSuppressed()[0];
       assertTrue(closing.getMessage(), closing.getMessage().startsWith("hook #2 ("));
-      assertTrue(closing.getMessage(), closing.getMessage().contains(".close: failed after the session failed"));
+      assertTrue(
+          closing.getMessage(),
+          closing.getMessage().contains(".close: failed after the session failed"));
       assertEquals("background write failed", closing.getCause().getMessage());
     }
   }
@@ -185,7 +233,10 @@ public class MonitoredSessionLifecycleTest {
               }
             }
           };
-      MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls, "A:"), failing, new RecordingHook(calls, "C:")).build();
+      MonitoredSession s =
+          MonitoredSession.builder(g)
+              .hooks(new RecordingHook(calls, "A:"), failing, new RecordingHook(calls, "C:"))
+              .build();
       IllegalStateException e;
       try (s) {
         s.run(CounterGraph.TRAIN);
@@ -196,9 +247,24 @@ public class MonitoredSessionLifecycleTest {
       assertEquals("hook #2 (" + failing.getClass().getName() + ")", where.hook());
       assertEquals("afterSessionRun", where.callback());
       assertEquals(
-          List.of("A:begin", "F:begin", "C:begin", "A:afterCreateSession", "F:afterCreateSession", "C:afterCreateSession",
-              "A:before:0", "F:before:0", "C:before:0", "A:after:0", "F:after:0", "C:after:0",
-              "A:before:1", "F:before:1", "C:before:1", "A:after:1", "F:after:1"),
+          List.of(
+              "A:begin",
+              "F:begin",
+              "C:begin",
+              "A:afterCreateSession",
+              "F:afterCreateSession",
+              "C:afterCreateSession",
+              "A:before:0",
+              "F:before:0",
+              "C:before:0",
+              "A:after:0",
+              "F:after:0",
+              "C:after:0",
+              "A:before:1",
+              "F:before:1",
+              "C:before:1",
+              "A:after:1",
+              "F:after:1"),
           calls);
     }
   }
@@ -207,13 +273,16 @@ public class MonitoredSessionLifecycleTest {
   public void abortedRunIsRetriedOnARecreatedSession() throws Exception {
     Path dir = tmp.newFolder("ckpt").toPath();
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(dir), CounterGraph.TRAIN)
+        new FaultInjectingSessionCreator(
+                new CheckpointRestoringSessionCreator(dir), CounterGraph.TRAIN)
             .failRun(3, ErrorCodes.Code.ABORTED);
     try (Graph g = CounterGraph.counter()) {
       Object[] results = new Object[4];
       MonitoredSession s =
           MonitoredSession.builder(g)
-              .hooks(new BasicCheckpointSaver(dir, 1, 0), new RecordingHook(calls))
+              .hooks(
+                  CheckpointSaverHook.builder(dir.toString()).saveSteps(1).build(),
+                  new RecordingHook(calls))
               .sessionCreator(creator)
               .build();
       try (s) {
@@ -224,12 +293,26 @@ public class MonitoredSessionLifecycleTest {
       }
       assertEquals(2, creator.sessionCount());
       assertEquals(
-          List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1",
-              "before:2", "afterCreateSession", "before:2", "after:2", "before:3", "after:3", "end"),
+          List.of(
+              "begin",
+              "afterCreateSession",
+              "before:0",
+              "after:0",
+              "before:1",
+              "after:1",
+              "before:2",
+              "afterCreateSession",
+              "before:2",
+              "after:2",
+              "before:3",
+              "after:3",
+              "end"),
           calls);
       // The retried step ran on the restored variables: v counts every successful step once.
       assertEquals(4f, ((FloatNdArray) ((List<?>) results[3]).get(1)).getFloat(), 0f);
-      assertEquals(Checkpoints.prefixFor(dir, "model.ckpt", 4).toString(), Checkpoints.latestCheckpoint(dir).get());
+      assertEquals(
+          Checkpoints.prefixFor(dir, "model.ckpt", 4).toString(),
+          Checkpoints.latestCheckpoint(dir).get());
     }
   }
 
@@ -245,19 +328,30 @@ public class MonitoredSessionLifecycleTest {
             void afterRecorded(SessionRunContext runContext, long step) {
               if (step == 1 && !thrown[0]) {
                 thrown[0] = true;
-                throw ErrorCodes.exceptionFor(ErrorCodes.Code.UNAVAILABLE, "UNAVAILABLE: injected in a callback");
+                throw ErrorCodes.exceptionFor(
+                    ErrorCodes.Code.UNAVAILABLE, "UNAVAILABLE: injected in a callback");
               }
             }
           };
-      try (MonitoredSession s = MonitoredSession.builder(g).hooks(flaky).sessionCreator(creator).build()) {
+      try (MonitoredSession s =
+          MonitoredSession.builder(g).hooks(flaky).sessionCreator(creator).build()) {
         s.run(CounterGraph.TRAIN);
         s.run(CounterGraph.TRAIN);
         assertEquals(1, s.recoveryCount());
       }
       // No checkpoint dir: the new session starts from the initializers again.
       assertEquals(
-          List.of("begin", "afterCreateSession", "before:0", "after:0", "before:1", "after:1",
-              "afterCreateSession", "before:0", "after:0", "end"),
+          List.of(
+              "begin",
+              "afterCreateSession",
+              "before:0",
+              "after:0",
+              "before:1",
+              "after:1",
+              "afterCreateSession",
+              "before:0",
+              "after:0",
+              "end"),
           calls);
     }
   }
@@ -265,10 +359,15 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void unrecognisedPlainTensorFlowExceptionIsNotRecovered() {
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
+        new FaultInjectingSessionCreator(
+                new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.INTERNAL);
     try (Graph g = CounterGraph.counter()) {
-      MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).sessionCreator(creator).build();
+      MonitoredSession s =
+          MonitoredSession.builder(g)
+              .hooks(new RecordingHook(calls))
+              .sessionCreator(creator)
+              .build();
       try (s) {
         assertThrows(TensorFlowException.class, () -> s.run(CounterGraph.TRAIN));
         assertEquals(0, s.recoveryCount());
@@ -289,10 +388,16 @@ public class MonitoredSessionLifecycleTest {
           }
         };
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
+        new FaultInjectingSessionCreator(
+                new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.ABORTED);
     try (Graph g = CounterGraph.counter();
-        MonitoredSession s = MonitoredSession.builder(g).hooks(hook).modelInstance(model).sessionCreator(creator).build()) {
+        MonitoredSession s =
+            MonitoredSession.builder(g)
+                .hooks(hook)
+                .modelInstance(model)
+                .sessionCreator(creator)
+                .build()) {
       s.run(CounterGraph.TRAIN);
       assertEquals(1, s.recoveryCount());
       assertEquals(Arrays.asList(model), seenInBegin);
@@ -311,9 +416,15 @@ public class MonitoredSessionLifecycleTest {
           }
         };
     try (Graph g = CounterGraph.counter()) {
-      HookException e = assertThrows(HookException.class, () -> MonitoredSession.builder(g).hooks(hook).build());
+      HookException e =
+          assertThrows(HookException.class, () -> MonitoredSession.builder(g).hooks(hook).build());
       assertTrue(e.getMessage(), e.getMessage().startsWith("hook #1 ("));
-      assertTrue(e.getMessage(), e.getMessage().contains(".beginSession: is a ModelDependentHook but the driver was given no ModelInstance"));
+      assertTrue(
+          e.getMessage(),
+          e.getMessage()
+              .contains(
+                  ".beginSession: is a ModelDependentHook but the driver was given no"
+                      + " ModelInstance"));
       assertEquals(List.of(), begun);
     }
   }
@@ -321,10 +432,15 @@ public class MonitoredSessionLifecycleTest {
   @Test
   public void runStepFnGetsTheRawSessionAndIsRetriedWhole() {
     FaultInjectingSessionCreator creator =
-        new FaultInjectingSessionCreator(new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
+        new FaultInjectingSessionCreator(
+                new CheckpointRestoringSessionCreator(null), CounterGraph.TRAIN)
             .failRun(1, ErrorCodes.Code.ABORTED);
     try (Graph g = CounterGraph.counter();
-        MonitoredSession s = MonitoredSession.builder(g).hooks(new RecordingHook(calls)).sessionCreator(creator).build()) {
+        MonitoredSession s =
+            MonitoredSession.builder(g)
+                .hooks(new RecordingHook(calls))
+                .sessionCreator(creator)
+                .build()) {
       int[] invocations = {0};
       Object out =
           s.runStepFn(
@@ -338,7 +454,9 @@ public class MonitoredSessionLifecycleTest {
       assertEquals(2, invocations[0]);
       assertEquals(1f, ((FloatNdArray) out).getFloat(), 0f);
       assertTrue(s.shouldStop());
-      assertEquals(List.of("begin", "afterCreateSession", "afterCreateSession", "before:1", "after:1"), calls);
+      assertEquals(
+          List.of("begin", "afterCreateSession", "afterCreateSession", "before:1", "after:1"),
+          calls);
     }
   }
 

@@ -10,9 +10,9 @@ import org.jhooks.SessionRunValues;
 
 /**
  * Appends each callback to a shared list: {@code begin}, {@code afterCreateSession}, {@code
- * before:<g>}, {@code after:<g>}, {@code end}, where {@code <g>} is the global step read with a
- * raw run in {@code beforeSessionRun} (so a retried step shows the same number). An optional
- * prefix tells hooks apart.
+ * before:<g>}, {@code after:<g>}, {@code end}, where {@code <g>} is the global step read with a raw
+ * run in {@code beforeSessionRun} (so a retried step shows the same number). An optional prefix
+ * tells hooks apart.
  */
 class RecordingHook implements Hook {
   final List<String> calls;

@@ -18,7 +18,8 @@ public class TensorFlowSmokeTest {
       Ops tf = Ops.create(g);
       Constant<TFloat32> a = tf.constant(new float[] {1.5f, 2f, 3f});
       tf.withName("sum").math.mul(tf.reduceSum(a, tf.constant(0)), tf.constant(2f));
-      try (Session s = new Session(g); Result r = s.runner().fetch("sum").run()) {
+      try (Session s = new Session(g);
+          Result r = s.runner().fetch("sum").run()) {
         assertEquals(13f, ((TFloat32) r.get(0)).getFloat(), 0f);
       }
     }

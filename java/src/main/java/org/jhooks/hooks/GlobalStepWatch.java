@@ -1,0 +1,56 @@
+package org.jhooks.hooks;
+
+import org.jhooks.Session;
+
+/**
+ * Warns (WARNING, logger {@code org.jhooks.hooks.GlobalStepWatch}, the text of TF's {@code
+ * StepCounterHook}, the first 5 times per hook) when a hook whose schedule depends on the global
+ * step sees it not advance between two runs. Twin of {@code jhooks.hooks.GlobalStepWatch}.
+ *
+ * <p>Every hook with a global-step schedule (step counter, summary saver, checkpoint savers, stop
+ * at step, profiler, early stopping) calls {@link #observe} after each run with the step it
+ * fetched. The fetched value may be read before or after the run's increment, so a value not above
+ * the last one is confirmed with a raw read before warning; a step that went back (a restore or a
+ * re-initialization after recovery) restarts the watch. TF warns only from {@code StepCounterHook}
+ * ({@code log_first_n} per process); jhooks from each hook. Not thread-safe.
+ */
+public final class GlobalStepWatch {
+  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.GlobalStepWatch");
+  static final int MAX_WARNINGS = 5;
+
+  private Long last;
+  private int warnings;
+
+  /** How many warnings this watch logged. */
+  public int warnings() {
+    return warnings;
+  }
+
+  /**
+   * @param session the raw session, for the confirming read
+   * @param fetchedStep the global step fetched with the run
+   */
+  public void observe(Session session, long fetchedStep) {
+    if (last == null || fetchedStep > last) {
+      last = fetchedStep;
+      return;
+    }
+    long step = session.globalStep();
+    if (step != last) {
+      last = step;
+      return;
+    }
+    if (warnings < MAX_WARNINGS) {
+      warnings++;
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "It seems that global step (tf.train.get_global_step) has not been increased. Current"
+              + " value (could be stable): "
+              + step
+              + " vs previous value: "
+              + last
+              + ". You could increase the global step by passing tf.train.get_global_step() to"
+              + " Optimizer.apply_gradients or Optimizer.minimize.");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package org.jhooks.hooks;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jhooks.Hook;
+import org.jhooks.testing.CounterGraph;
+import org.jhooks.tf.MonitoredSession;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.tensorflow.Graph;
+import org.tensorflow.ndarray.NdArrays;
+
+/** TF's "global step has not been increased" warning from every step-scheduled hook (JVM). */
+public class GlobalStepWatchTest {
+  @Rule public TemporaryFolder tmp = new TemporaryFolder();
+
+  private static final String TEXT =
+      "WARNING It seems that global step (tf.train.get_global_step) has not been increased."
+          + " Current value (could be stable): 2 vs previous value: 2. You could increase the"
+          + " global step by passing tf.train.get_global_step() to Optimizer.apply_gradients or"
+          + " Optimizer.minimize.";
+
+  /** Two training runs, then {@code runs - 2} runs of {@code double:0} (no training). */
+  private static List<String> warnings(Hook hook, int runs, int trainFirst) {
+    try (StandardHooksTest.Captured log =
+            new StandardHooksTest.Captured("org.jhooks.hooks.GlobalStepWatch");
+        Graph g = CounterGraph.counter();
+        MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build()) {
+      for (int i = 0; i < runs; i++) {
+        if (i < trainFirst) {
+          s.run(CounterGraph.TRAIN);
+        } else {
+          s.run("double:0", Map.of("x:0", NdArrays.scalarOf(1f)));
+        }
+      }
+      return List.copyOf(log.lines);
+    }
+  }
+
+  @Test
+  public void everyStepScheduledHookWarnsWithTensorFlowsTextAtMostFiveTimes() throws Exception {
+    String dir = tmp.newFolder().toString();
+    Map<String, Supplier<Hook>> hooks =
+        Map.of(
+            "StepCounterHook", () -> new StepCounterHook(100, null, null, null),
+            "SummarySaverHook",
+                () -> new SummarySaverHook(100, null, dir, null, null, Map.of("v", "loss:0")),
+            "CheckpointSaverHook", () -> CheckpointSaverHook.builder(dir).saveSteps(100).build(),
+            "StopAtStepHook", () -> StopAtStepHook.ofLastStep(100),
+            "ProfilerHook", () -> new ProfilerHook(100, null, dir, null, null),
+            "StopIfNoImprovementHook",
+                () -> new StopIfNoImprovementHook("global_step:0", "max", 100, null, null));
+    for (Map.Entry<String, Supplier<Hook>> e : hooks.entrySet()) {
+      assertEquals(e.getKey(), Collections.nCopies(5, TEXT), warnings(e.getValue().get(), 10, 2));
+      assertEquals(e.getKey(), List.of(), warnings(e.getValue().get(), 6, 6));
+    }
+  }
+}

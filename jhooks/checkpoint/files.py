@@ -1,0 +1,112 @@
+"""The files of V2 checkpoints in a checkpoint dir: names, existence, deletion, stale temporaries.
+
+Twin of org.jhooks.checkpoint.Checkpoints. Names are compared literally (never as glob patterns),
+so a basename such as ``m?``, ``run[1]`` or ``*`` names only itself; nothing outside the checkpoint
+dir is ever deleted. See docs/contract.md, "Checkpoints".
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BASENAME = "model.ckpt"
+_DATA = re.compile(r"^\.data-\d{5}-of-\d{5}$")
+_STATE_TEMP = "checkpoint.tmp"
+_BUNDLE_TEMP = ".tempstate"  # TensorFlow's BundleWriter writes <file>.tempstate<random>, then renames
+
+
+def validate_basename(hook: str, checkpointBasename: object) -> str:
+    """``checkpointBasename`` if it is a plain file name; ValueError naming ``hook`` and the value
+    if it is empty, not a str, or holds a path separator (``/`` or ``\\``), ``..`` or a NUL, which
+    would put checkpoints (and their rotation) outside the checkpoint dir."""
+    if (
+        not isinstance(checkpointBasename, str)
+        or not checkpointBasename
+        or any(c in checkpointBasename for c in ("/", "\\", "\0"))
+        or ".." in checkpointBasename
+        or checkpointBasename == "."
+    ):
+        shown = f"'{checkpointBasename}'" if isinstance(checkpointBasename, str) else repr(checkpointBasename)
+        raise ValueError(
+            f"{hook}: checkpointBasename must be a file name without a path separator or '..', got {shown}"
+        )
+    return checkpointBasename
+
+
+def checkpoint_prefix(checkpointDir: str, checkpointBasename: str, globalStep: int) -> str:
+    """``checkpointDir/checkpointBasename-globalStep`` (TF's naming)."""
+    return os.path.join(checkpointDir, f"{checkpointBasename}-{int(globalStep)}")
+
+
+def _files_of(prefix: str) -> list[str]:
+    """The existing ``.index``, ``.meta`` and ``.data-NNNNN-of-NNNNN`` files of ``prefix`` (literal names)."""
+    parent, name = os.path.split(os.path.abspath(prefix))
+    try:
+        entries = os.listdir(parent)
+    except OSError:
+        return []
+    out = []
+    for entry in entries:
+        if not entry.startswith(name):
+            continue
+        suffix = entry[len(name) :]
+        if suffix in (".index", ".meta") or _DATA.match(suffix):
+            out.append(os.path.join(parent, entry))
+    return out
+
+
+def checkpoint_exists(prefix: str) -> bool:
+    """Whether the V2 checkpoint at ``prefix`` has its ``.index`` and at least one ``.data-*`` file."""
+    suffixes = [os.path.basename(f)[len(os.path.basename(prefix)) :] for f in _files_of(prefix)]
+    return ".index" in suffixes and any(s.startswith(".data-") for s in suffixes)
+
+
+def is_own_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) -> bool:
+    """Whether ``prefix`` is ``<checkpointDir>/<checkpointBasename>-<digits>``: the only checkpoints
+    a saver of that dir and basename may rotate or delete."""
+    parent, name = os.path.split(os.path.normpath(os.path.abspath(prefix)))
+    if parent != os.path.normpath(os.path.abspath(checkpointDir)):
+        return False
+    head = checkpointBasename + "-"
+    return name.startswith(head) and name[len(head) :].isdigit() and name[len(head) :].isascii()
+
+
+def delete_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) -> None:
+    """Removes ``prefix.index``, ``prefix.meta`` and ``prefix.data-*``.
+
+    Raises ValueError when ``prefix`` is not this dir's checkpoint of this basename (see
+    :func:`is_own_checkpoint`); nothing is deleted then.
+    """
+    if not is_own_checkpoint(checkpointDir, checkpointBasename, prefix):
+        raise ValueError(
+            f"refusing to delete {prefix!r}: not a checkpoint of basename {checkpointBasename!r} in {checkpointDir!r}"
+        )
+    for path in _files_of(prefix):
+        os.remove(path)
+
+
+def clean_stale_temporaries(checkpointDir: str, checkpointBasename: str) -> list[str]:
+    """Deletes what a killed save leaves in ``checkpointDir``: state-file temporaries
+    (``checkpoint.tmp*``) and TensorFlow's bundle temporaries of this basename's checkpoints
+    (``<basename>-<step>.*.tempstate*``). Regular files only; returns the deleted paths."""
+    removed: list[str] = []
+    try:
+        entries = sorted(os.listdir(checkpointDir))
+    except OSError:
+        return removed
+    head = checkpointBasename + "-"
+    for entry in entries:
+        ours = entry.startswith(_STATE_TEMP) or (entry.startswith(head) and _BUNDLE_TEMP in entry[len(head) :])
+        path = os.path.join(checkpointDir, entry)
+        if ours and os.path.isfile(path) and not os.path.islink(path):
+            os.remove(path)
+            removed.append(path)
+    if removed:
+        logger.info(
+            "Removed %d temporary file(s) of an interrupted save in %s: %s", len(removed), checkpointDir, removed
+        )
+    return removed

@@ -1,0 +1,80 @@
+"""GlobalStepWaiterHook under TF's MonitoredSession, against TF's own GlobalStepWaiterHook."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+import tensorflow as tf
+from hooks_support import Model, in_graph, monitored
+
+from jhooks.api.hook import Hook
+from jhooks.hooks import GlobalStepWaiterHook
+
+
+class Advancer(Hook):
+    """Makes ``steps`` raw train runs from another thread once the session exists."""
+
+    def __init__(self, train, steps):
+        self._train, self._steps = train, steps
+        self.thread = None
+        self.failure = None
+
+    def afterCreateSession(self, session, coord):
+        def work():
+            try:
+                for _ in range(self._steps):
+                    time.sleep(0.02)
+                    session.run(self._train.name)
+            except BaseException as e:  # kept for the test thread
+                self.failure = e
+
+        self.thread = threading.Thread(target=work)
+        self.thread.start()
+
+
+class StepsBeforeRuns(Hook):
+    def __init__(self):
+        self.seen = []
+
+    def beforeSessionRun(self, runContext):
+        self.seen.append(runContext.session.globalStep())
+
+
+def run_with_waiter(make_waiter, advance=5, runs=3):
+    _, m = in_graph(Model)
+    advancer, seen = Advancer(m.train, advance), StepsBeforeRuns()
+    with m.gs.graph.as_default(), monitored([advancer, make_waiter(), seen]) as sess:
+        for _ in range(runs):
+            sess.run(m.train)
+    advancer.thread.join()
+    assert advancer.failure is None
+    return seen.seen
+
+
+@pytest.mark.parametrize("waitUntilStep", [5, 2])
+def test_first_run_starts_at_the_awaited_step_like_tensorflow(waitUntilStep, caplog):
+    """Another thread makes exactly waitUntilStep steps: the first run waits for all of them."""
+    with caplog.at_level(logging.INFO, logger="jhooks.hooks.global_step_waiter"):
+        ours = run_with_waiter(lambda: GlobalStepWaiterHook(waitUntilStep, pollSecs=0.01), advance=waitUntilStep)
+    assert ours == [waitUntilStep, waitUntilStep + 1, waitUntilStep + 2]  # never waits again
+    assert caplog.messages == [f"Waiting for global step {waitUntilStep} before starting training."]
+    theirs = run_with_waiter(lambda: tf.compat.v1.train.GlobalStepWaiterHook(waitUntilStep), advance=waitUntilStep)
+    assert theirs == ours
+
+
+def test_a_reached_or_non_positive_step_does_not_wait(caplog):
+    _, m = in_graph(Model)
+    seen = StepsBeforeRuns()
+    with caplog.at_level(logging.INFO, logger="jhooks.hooks.global_step_waiter"):
+        with m.gs.graph.as_default(), monitored([GlobalStepWaiterHook(0), seen]) as sess:
+            sess.run(m.train)
+            sess.run(m.train)
+    assert seen.seen == [0, 1] and caplog.messages == []
+
+
+def test_poll_secs_must_be_positive():
+    with pytest.raises(ValueError, match="pollSecs must be positive, got 0"):
+        GlobalStepWaiterHook(3, pollSecs=0)
