@@ -242,6 +242,17 @@ class _ListenerProxy:
         self.listener.beforeSave(python_session(session), int(globalStep))
 
     @python_errors
+    def decideSave(self, session: Any, globalStep: Any) -> Any:
+        """The Python listener's decision as a Java ``org.jhooks.SaveDecision``."""
+        import jpype
+
+        decide = getattr(self.listener, "decideSave", None)
+        if decide is None:  # a listener not derived from jhooks.CheckpointSaverListener
+            decide = CheckpointSaverListener.decideSave.__get__(self.listener)
+        decision = decide(python_session(session), int(globalStep))
+        return getattr(jpype.JClass("org.jhooks.SaveDecision"), decision.name)
+
+    @python_errors
     def afterSave(self, session: Any, globalStep: Any) -> bool:
         return bool(self.listener.afterSave(python_session(session), int(globalStep)))
 

@@ -130,7 +130,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     }
     deliver(callback, false);
     String prefix = keeper.prefixFor(decidedStep);
-    beforeSave(session, decidedStep, prefix);
+    if (!beforeSave(session, decidedStep, prefix)) {
+      return;
+    }
     Map<String, String> fetches = new LinkedHashMap<>(saver.variablesIn(session));
     fetches.put(STEP_KEY, session.globalStepTensorName());
     Map<String, NdArray<?>> snapshot;

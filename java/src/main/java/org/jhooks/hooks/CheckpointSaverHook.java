@@ -94,7 +94,9 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
   @Override
   void save(Session session, long step, String callback) {
     String prefix = keeper.prefixFor(step);
-    beforeSave(session, step, prefix);
+    if (!beforeSave(session, step, prefix)) {
+      return;
+    }
     try {
       if (saver.variables() == null) {
         session.save(prefix);
