@@ -114,7 +114,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
         value = np.asarray(session.run(self.metric))
         if value.size != 1 or value.dtype.kind not in "fiu":
             raise ValueError(
-                f"{_NAME}.beforeSave: metric {self.metric} must be one number, got dtype {value.dtype} shape {value.shape}"
+                f"{_NAME}.beforeSave: metric {self.metric} must be one number, "
+                f"got dtype {value.dtype} shape {value.shape}"
             )
         step = int(globalStep)
         self._pending = {step: float(value.reshape(()))}
