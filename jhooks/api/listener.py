@@ -29,25 +29,17 @@ class CheckpointSaverListener:
         ahead."""
         return None
 
-    def decideSave(self, session: Any, globalStep: int) -> SaveDecision:
+    def decideSave(self, session: Any, globalStep: int) -> Any:
         """What the savers call before each save, for every listener in order (on the training
-        thread): :meth:`beforeSave`'s decision. If any listener decides ``SKIP`` the save writes no
-        files, leaves the ``checkpoint`` state file untouched and calls no ``afterSave``. Twin of
-        Java's ``decideSave`` (Java keeps ``beforeSave`` void for existing listeners).
-
-        Raises TypeError naming the listener and the value when ``beforeSave`` returns anything
-        but None or a SaveDecision.
+        thread): :meth:`beforeSave`'s decision, None counting as ``SaveDecision.SAVE``. If any
+        listener decides ``SKIP`` the save writes no files, leaves the ``checkpoint`` state file
+        untouched and calls no ``afterSave``. Twin of Java's ``decideSave`` (Java keeps
+        ``beforeSave`` void for existing listeners). Anything but None or a SaveDecision is handed
+        back as it is: the saver raises a HookError naming itself, the callback, the listener and
+        the value.
         """
         decision = self.beforeSave(session, globalStep)
-        if decision is None:
-            return SaveDecision.SAVE
-        if not isinstance(decision, SaveDecision):
-            cls = type(self)
-            raise TypeError(
-                f"{cls.__module__}.{cls.__qualname__}.beforeSave returned {type(decision).__name__} {decision!r}; "
-                "expected None or jhooks.SaveDecision"
-            )
-        return decision
+        return SaveDecision.SAVE if decision is None else decision
 
     def afterSave(self, session: Any, globalStep: int) -> bool:
         """After the checkpoint files and the state file are on disk; True asks training to stop."""

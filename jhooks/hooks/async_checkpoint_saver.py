@@ -159,7 +159,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             )
         # the previous save is complete: its afterSave runs before this save's beforeSave
         self._deliver(session, self._runContext, callback)
-        if not self._decideSave(session, step):
+        if not self._decideSave(session, step, callback):
             return False
         try:
             step, snapshot = self._snapshot(session, step)

@@ -74,8 +74,16 @@ class CheckpointSaverHook(Hook):
         checkpointBasename: prefixes are ``checkpointDir/<checkpointBasename>-<globalStep>``; a plain
             file name, taken literally (``m?``, ``run[1]``, ``*`` are names, not patterns).
         scaffold: a jhooks.hooks.Scaffold whose ``saver()`` is used (not together with saver).
-        listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop.
+        listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop;
+            ``beforeSave`` returning ``SaveDecision.SKIP`` skips that save: no files, the state file
+            untouched, no ``afterSave`` (TF's listeners cannot, TF #20992).
         maxToKeep: shorthand for ``saver=Saver(maxToKeep=...)``; 0 or None keeps all.
+
+    No poisoned checkpoints (docs/standard-hooks.md): the hook fetches the losses a NanTensorHook
+    watches in the session's CheckpointGuard with every run and writes no checkpoint of the step a
+    NaN loss produced or of any later one (timer, ``afterCreateSession`` or ``end``), whatever the
+    order of the hooks; each refused save logs a WARNING naming the step. TensorFlow's hook writes
+    the NaN weights.
 
     Checkpoint files (docs/contract.md, "Checkpoints"): the hook writes, overwrites and deletes only
     inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
@@ -222,7 +230,7 @@ class CheckpointSaverHook(Hook):
         """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
         if not self._guardAllows(session, step, callback):
             return False
-        if not self._decideSave(session, step):
+        if not self._decideSave(session, step, callback):
             return False
         prefix = self._prefix(step)
         try:
@@ -242,9 +250,22 @@ class CheckpointSaverHook(Hook):
             raise CheckpointSaveError(type(self).__name__, callback, step, prefix, e) from e
         return self._afterSave(session, step)
 
-    def _decideSave(self, session: Any, step: int) -> bool:
-        """Every listener's ``decideSave`` (all of them, in order); whether the save goes ahead."""
-        skippedBy = [repr(l) for l in self._listeners if l.decideSave(session, step) is SaveDecision.SKIP]
+    def _decideSave(self, session: Any, step: int, callback: str) -> bool:
+        """Every listener's ``decideSave`` (all of them, in order); whether the save goes ahead.
+        Raises HookError naming this hook, ``callback``, the listener and the value when a
+        listener decides anything but a SaveDecision."""
+        skippedBy = []
+        for listener in self._listeners:
+            decision = listener.decideSave(session, step)
+            if not isinstance(decision, SaveDecision):
+                raise HookError(
+                    type(self).__name__,
+                    callback,
+                    f"CheckpointSaverListener {listener!r}.beforeSave returned {type(decision).__name__} "
+                    f"{decision!r} for step {step}; expected None or jhooks.SaveDecision",
+                )
+            if decision is SaveDecision.SKIP:
+                skippedBy.append(repr(listener))
         if skippedBy:
             logger.info(
                 "%s: skipping the checkpoint of step %d (%s): CheckpointSaverListener %s returned SaveDecision.SKIP.",

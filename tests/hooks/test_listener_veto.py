@@ -14,7 +14,7 @@ import jpype
 import pytest
 from hooks_support import Model, in_graph, train
 
-from jhooks import CheckpointSaverListener, SaveDecision
+from jhooks import CheckpointSaverListener, HookError, SaveDecision
 from jhooks.bridge import JavaCheckpointSaverListener, JavaHook
 from jhooks.bridge.python_hooks import as_java_listener
 from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaverHook
@@ -97,14 +97,24 @@ def test_a_skipped_final_save_keeps_the_latest(tmp_path):
     assert _state_bytes(ckpt).startswith(b'model_checkpoint_path: "model.ckpt-0"')
 
 
-def test_a_bad_decision_names_the_listener_and_the_value(tmp_path):
+def test_a_bad_decision_names_the_saver_the_listener_and_the_value(tmp_path):
     class Bad(CheckpointSaverListener):
         def beforeSave(self, session, globalStep):
             return "skip"
 
+        def __repr__(self):
+            return "Bad()"
+
     ckpt = str(tmp_path / "ckpt")
     _, m = in_graph(Model)
-    with m.gs.graph.as_default(), pytest.raises(TypeError, match=r"Bad\.beforeSave returned str 'skip'"):
+    with (
+        m.gs.graph.as_default(),
+        pytest.raises(
+            HookError,
+            match=r"CheckpointSaverHook\.afterCreateSession: CheckpointSaverListener Bad\(\)\.beforeSave returned str "
+            r"'skip' for step 0; expected None or jhooks\.SaveDecision",
+        ),
+    ):
         train([CheckpointSaverHook(ckpt, saveSteps=1, listeners=[Bad()])], m, 2, ckpt)
     assert steps_with_files(ckpt) == []
 

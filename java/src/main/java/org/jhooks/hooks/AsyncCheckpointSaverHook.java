@@ -40,8 +40,8 @@ import org.tensorflow.ndarray.NdArray;
  * </ul>
  *
  * <p>If the monitored session ends with an error, {@code end()} is not called; call {@link
- * #close()} then to wait for the last write and to see its failure. See {@code
- * docs/standard-hooks.md}.
+ * #close()} then to wait for the last write and to see its failure. Listener veto and no poisoned
+ * checkpoints as {@link CheckpointSaverHook}. See {@code docs/standard-hooks.md}.
  */
 public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final AtomicInteger THREADS = new AtomicInteger();
