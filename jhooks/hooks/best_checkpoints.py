@@ -106,7 +106,11 @@ class BestCheckpointsListener(CheckpointSaverListener):
             os.makedirs(self.bestDir, exist_ok=True)
         except OSError as e:
             raise HookError(_NAME, "begin", f"cannot create the sub-directory {self.bestDir!r}: {e}") from e
-        clean_stale_temporaries(self.bestDir, self.checkpointBasename)
+        clean_stale_temporaries(self.bestDir, self.checkpointBasename)  # incl. half-copied files
+        for entry in os.listdir(self.bestDir):  # an index file a killed write left
+            path = os.path.join(self.bestDir, entry)
+            if entry.startswith(INDEX_FILE + ".tmp") and os.path.isfile(path) and not os.path.islink(path):
+                os.remove(path)
         self._best = self._load()
         self._pending = {}
 

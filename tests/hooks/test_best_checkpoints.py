@@ -86,12 +86,17 @@ def test_never_deletes_outside_its_subdir_and_resumes(tmp_path):
     for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
         with open(path, "w") as f:
             f.write("keep me")
+    # what a killed copy and a killed index write leave: removed by begin()
+    for leftover in ("model.ckpt-7.index.tempstate.copy", "best_checkpoints.json.tmpab12"):
+        with open(os.path.join(bestDir, leftover), "w") as f:
+            f.write("half")
     first = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=2), runs=3)[1]
     assert first.best() == [(2, 4.0), (1, 2.0)]
     # a new run (restored from the latest checkpoint, step 3) continues the ranking from the index file
     second = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=2), runs=2)[1]
     assert second.best() == [(2, 4.0), (4, 3.0)]
     assert steps_in(bestDir) == [2, 4, 99]
+    assert not [f for f in os.listdir(bestDir) if ".tmp" in f or "tempstate" in f]
     for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
         with open(path) as f:
             assert f.read() == "keep me"

@@ -164,7 +164,17 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
       throw new HookException(
           NAME, "begin", "cannot create the sub-directory '" + bestDir + "': " + e, e);
     }
-    Checkpoints.cleanStaleTemporaries(bestDir, checkpointBasename);
+    Checkpoints.cleanStaleTemporaries(bestDir, checkpointBasename); // incl. half-copied files
+    try (java.util.stream.Stream<Path> entries = Files.list(bestDir)) {
+      for (Path p : (Iterable<Path>) entries::iterator) { // an index file a killed write left
+        if (p.getFileName().toString().startsWith(INDEX_FILE + ".tmp")
+            && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new HookException(NAME, "begin", "cannot clean '" + bestDir + "': " + e, e);
+    }
     best = load();
     pending = null;
   }

@@ -170,6 +170,8 @@ public class ListenerVetoAndBestTest {
       Files.createDirectories(dir.resolve("best"));
       Files.writeString(dir.resolve("best").resolve("model.ckpt-99.index"), "keep me");
       Files.writeString(dir.resolve("notes.txt"), "keep me");
+      Files.writeString(dir.resolve("best").resolve("model.ckpt-7.index.tempstate.copy"), "half");
+      Files.writeString(dir.resolve("best").resolve("best_checkpoints.json.tmp12"), "half");
       BestCheckpointsListener best =
           new BestCheckpointsListener(dir.toString(), "counter_read:0", "min", 2);
       CheckpointSaverHookBase saver =
@@ -203,6 +205,8 @@ public class ListenerVetoAndBestTest {
       assertEquals("keep me", Files.readString(bestDir.resolve("model.ckpt-99.index")));
       assertEquals("keep me", Files.readString(dir.resolve("notes.txt")));
       assertTrue(Files.exists(bestDir.resolve(BestCheckpointsListener.INDEX_FILE)));
+      assertFalse(Files.exists(bestDir.resolve("model.ckpt-7.index.tempstate.copy")));
+      assertFalse(Files.exists(bestDir.resolve("best_checkpoints.json.tmp12")));
       try (Graph g = recipe();
           org.tensorflow.Session s = new org.tensorflow.Session(g)) {
         s.restore(bestDir.resolve("model.ckpt-1").toString());
