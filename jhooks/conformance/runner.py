@@ -99,9 +99,17 @@ def skip_reason(scenario: Mapping[str, Any], combo: Combo, sessionFactory: Any =
         return None
     from jhooks.conformance import driver
 
-    if scenario["driver"].get("recoveryFaults") and not driver.get(combo.driver).recovers:
-        return f"the {combo.driver} driver does not recover from AbortedError (recoveryFaults)"
+    if needs_recovery(scenario) and not driver.get(combo.driver).recovers:
+        return f"the {combo.driver} driver does not recover from AbortedError"
     return None
+
+
+def needs_recovery(scenario: Mapping[str, Any]) -> bool:
+    """Whether the scenario's expectations rest on recovering from AbortedError: it has
+    ``recoveryFaults``, or a hook raises ``Aborted``."""
+    if scenario["driver"].get("recoveryFaults"):
+        return True
+    return '"type": "Aborted"' in json.dumps(scenario["hooks"])
 
 
 def run_case(
