@@ -21,6 +21,14 @@ public interface ConformanceDriver {
   String name();
 
   /**
+   * Whether the driver recovers from {@code AbortedError} by re-creating the session (as {@code
+   * MonitoredSession} does); a driver that does not skips the scenarios that rest on recovery.
+   */
+  default boolean recovers() {
+    return true;
+  }
+
+  /**
    * Builds the scenario's model recipe into {@code graph} (same node names on every driver, see
    * docs/conformance.md "Model recipe") and returns its model instance. The default builds {@link
    * ModelRecipe}; a driver that builds its models another way overrides it.
