@@ -9,6 +9,7 @@ The Java hooks are compiled here, against the jhooks jar, into a directory given
 import os
 import subprocess
 import textwrap
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -216,3 +217,35 @@ def test_a_java_factory_that_cannot_be_loaded_exits_2(java_classes, capsys, spec
     captured = capsys.readouterr()
     assert (code, captured.out) == (2, "")
     assert captured.err.startswith(f"jhooks conformance: --java-hook-factory {spec}: ") and message in captured.err
+
+
+def test_both_factories_together_and_the_junit_xml_names_them(python_hooks, java_classes, tmp_path, capsys):
+    report = tmp_path / "conformance.xml"
+    code = main(
+        [
+            "conformance",
+            "--scenario",
+            "normal_end_hook_order",
+            "--hook-factory",
+            "users_conformance_hooks:StepReader",
+            "--java-hook-factory",
+            "com.example.StepReader",
+            "--classpath",
+            java_classes,
+            "--junit-xml",
+            str(report),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[-1] == "6 passed, 0 failed, 0 xfailed, 0 skipped"
+
+    properties = {p.get("name"): p.get("value") for p in ET.parse(report).getroot().iter("property")}
+    assert properties["hook-factory"] == "users_conformance_hooks:StepReader"
+    assert properties["java-hook-factory"] == "com.example.StepReader"
+
+
+def test_an_unknown_combination_exits_2(capsys):
+    code = main(["conformance", "--combo", "nowhere-driver-python-hooks"])
+    captured = capsys.readouterr()
+    assert code == 2 and "unknown combination 'nowhere-driver-python-hooks'" in captured.err
