@@ -59,6 +59,15 @@ public final class ConformanceRunner extends ParentRunner<String> {
   public ConformanceRunner(Class<?> testClass) throws InitializationError {
     super(testClass);
     this.options = optionsOf(testClass);
+    String name = options.driver().name();
+    if (name == null || !name.matches("[a-z0-9]+")) {
+      throw new InitializationError(
+          "a conformance driver's name must match [a-z0-9]+, got "
+              + (name == null ? "null" : "'" + name + "'")
+              + " ("
+              + options.driver().getClass().getName()
+              + ")");
+    }
     this.xfail = options.builtInDriver() ? readXfail() : new JsonObject();
   }
 

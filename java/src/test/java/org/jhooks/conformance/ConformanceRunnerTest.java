@@ -108,6 +108,40 @@ public class ConformanceRunnerTest {
     }
   }
 
+  public static class BadlyNamedDriver {
+    public static ConformanceOptions options() {
+      return ConformanceOptions.builder()
+          .driver(
+              new ConformanceDriver() {
+                @Override
+                public String name() {
+                  return "Bad Name";
+                }
+
+                @Override
+                public DriverOutcome run(DriverSetup setup, Caller caller) {
+                  throw new AssertionError("never run");
+                }
+              })
+          .build();
+    }
+  }
+
+  @Test
+  public void aDriverNameThatCannotBeACaseIdIsRefused() {
+    try {
+      new ConformanceRunner(BadlyNamedDriver.class);
+      throw new AssertionError("accepted a driver named 'Bad Name'");
+    } catch (InitializationError e) {
+      assertTrue(
+          String.valueOf(e.getCauses()),
+          e.getCauses()
+              .get(0)
+              .getMessage()
+              .startsWith("a conformance driver's name must match [a-z0-9]+, got 'Bad Name'"));
+    }
+  }
+
   private static Request request(Class<?> userTest) {
     try {
       return Request.runner(new ConformanceRunner(userTest));
