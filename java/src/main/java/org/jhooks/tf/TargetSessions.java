@@ -80,6 +80,27 @@ public final class TargetSessions {
     }
   }
 
+  /**
+   * Marks the graph's initializers as run in {@code session} without running them: a non-chief's
+   * session shares variables the chief initialized (tensorflow-java otherwise refuses every run of
+   * a session whose graph has initializers it did not run).
+   */
+  static void markInitialized(Session session) {
+    try {
+      Method mark = Session.class.getDeclaredMethod("markAllInitializersAsRan");
+      mark.setAccessible(true);
+      mark.invoke(session);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException) {
+        throw (RuntimeException) e.getCause();
+      }
+      throw new IllegalStateException("Session.markAllInitializersAsRan failed", e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(
+          "cannot reach tensorflow-java's package-private Session.markAllInitializersAsRan", e);
+    }
+  }
+
   private static TF_Graph graphHandle(Graph graph) {
     try {
       Method ref = Graph.class.getDeclaredMethod("ref");

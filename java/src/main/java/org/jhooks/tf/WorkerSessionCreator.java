@@ -78,6 +78,7 @@ public final class WorkerSessionCreator implements SessionCreator {
     long start = System.nanoTime();
     while (true) {
       Session session = TargetSessions.open(graph, master, config);
+      TargetSessions.markInitialized(session);
       List<String> notReady = List.of();
       RuntimeException failure = null;
       try {
