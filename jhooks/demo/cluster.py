@@ -64,7 +64,7 @@ def free_ports(n: int) -> list[int]:
 
 
 @dataclass
-class _Task:
+class Task:
     job: str
     index: int
     lang: str
@@ -81,7 +81,7 @@ class Processes:
 
     procs: list[subprocess.Popen] = field(default_factory=list)
 
-    def start(self, task: _Task) -> None:
+    def start(self, task: Task) -> None:
         task.logFile = open(task.logPath, "ab")
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "1"))
         task.proc = subprocess.Popen(
@@ -117,7 +117,7 @@ def _latest_checkpoint_step(checkpointDir: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _wait_for(path_or_check: Any, deadline: float, tasks: list[_Task], what: str) -> None:
+def _wait_for(path_or_check: Any, deadline: float, tasks: list[Task], what: str) -> None:
     while True:
         if callable(path_or_check) and path_or_check():
             return
@@ -125,38 +125,30 @@ def _wait_for(path_or_check: Any, deadline: float, tasks: list[_Task], what: str
             return
         for t in tasks:
             if t.proc is not None and t.proc.poll() not in (None, 0):
-                raise ClusterDemoError(f"task {t.job}:{t.index} ({t.lang}) exited with {t.proc.returncode} "
-                                       f"while waiting for {what}; log: {t.logPath}")
+                raise ClusterDemoError(
+                    f"task {t.job}:{t.index} ({t.lang}) exited with {t.proc.returncode} "
+                    f"while waiting for {what}; log: {t.logPath}"
+                )
         if time.monotonic() > deadline:
             raise ClusterDemoError(f"timed out waiting for {what}")
         time.sleep(0.1)
 
 
-def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
-    """Runs the cluster; returns the report (see ``python -m jhooks cluster-demo --help``).
-
-    Raises ValueError for a bad configuration, ClusterDemoError when a task fails or times out."""
-    if cfg.workers < 0 or not 0 <= cfg.javaWorkers <= cfg.workers:
-        raise ValueError(f"need 0 <= javaWorkers <= workers, got workers={cfg.workers}, javaWorkers={cfg.javaWorkers}")
-    if cfg.steps <= 0 or cfg.saveSteps <= 0:
-        raise ValueError(f"steps and saveSteps must be positive, got {cfg.steps}, {cfg.saveSteps}")
-    out = cfg.out or tempfile.mkdtemp(prefix="jhooks-cluster-")
-    os.makedirs(out, exist_ok=True)
-    checkpointDir = os.path.join(out, "checkpoints")
+def plan(cfg: ClusterDemoConfig, out: str, checkpointDir: str) -> list[Task]:
+    """The tasks of the cluster (ps first, then workers 0..N; worker 0 is the Python chief, workers
+    1..K run on the JVM), their spec files written to ``out``; nothing is started."""
     ports = free_ports(2 + cfg.workers)
     cluster = {"ps": [f"127.0.0.1:{ports[0]}"], "worker": [f"127.0.0.1:{p}" for p in ports[1:]]}
-    tasks = [_Task("ps", 0, "python", "", "", "")]
+    tasks = [Task("ps", 0, "python", "", "", "")]
     for i in range(1 + cfg.workers):
         lang = "jvm" if 1 <= i <= cfg.javaWorkers else "python"
-        tasks.append(_Task("worker", i, lang, "", "", ""))
+        tasks.append(Task("worker", i, lang, "", "", ""))
     for t in tasks:
         name = f"{t.job}{t.index}"
         t.spec = os.path.join(out, f"{name}.spec.json")
         t.result = os.path.join(out, f"{name}.result.json")
         t.logPath = os.path.join(out, f"{name}.log")
-        for stale in (t.result, t.logPath):
-            if os.path.exists(stale):
-                os.remove(stale)
+    for t in tasks:
         spec = {
             "cluster": cluster,
             "job": t.job,
@@ -170,9 +162,31 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
             "recoveryWaitSecs": cfg.recoveryWaitSecs,
             "maxWaitSecs": cfg.maxWaitSecs,
             "result": t.result,
+            "startedMarker": None if t.index == 0 or t.job == "ps" else t.result + ".started",
+            "waitFor": [f"{w.result}.started" for w in tasks if w.job == "worker" and w.index > 0]
+            if (t.job, t.index) == ("worker", 0)
+            else [],
         }
         with open(t.spec, "w") as f:
             json.dump(spec, f)
+    return tasks
+
+
+def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
+    """Runs the cluster; returns the report (see ``python -m jhooks cluster-demo --help``).
+
+    Raises ValueError for a bad configuration, ClusterDemoError when a task fails or times out."""
+    if cfg.workers < 0 or not 0 <= cfg.javaWorkers <= cfg.workers:
+        raise ValueError(f"need 0 <= javaWorkers <= workers, got workers={cfg.workers}, javaWorkers={cfg.javaWorkers}")
+    if cfg.steps <= 0 or cfg.saveSteps <= 0:
+        raise ValueError(f"steps and saveSteps must be positive, got {cfg.steps}, {cfg.saveSteps}")
+    out = cfg.out or tempfile.mkdtemp(prefix="jhooks-cluster-")
+    if os.path.isdir(out) and os.listdir(out):
+        # Old checkpoints would be restored (and training end at once); nothing is deleted for the user.
+        raise FileExistsError(f"{out} is not empty: give a new or empty --out directory")
+    os.makedirs(out, exist_ok=True)
+    checkpointDir = os.path.join(out, "checkpoints")
+    tasks = plan(cfg, out, checkpointDir)
     ps, workers = tasks[0], tasks[1:]
     procs = Processes()
     deadline = time.monotonic() + cfg.timeoutSecs
@@ -184,13 +198,16 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         for t in workers:
             procs.start(t)
         if cfg.restartPs:
+
             def checkpointed() -> bool:
                 step = _latest_checkpoint_step(checkpointDir)
                 return step is not None and step > 0
 
             _wait_for(checkpointed, deadline, workers, "the chief's first checkpoint")
             assert ps.proc is not None
-            log.info("killing the ps (pid %d) at checkpoint step %s", ps.proc.pid, _latest_checkpoint_step(checkpointDir))
+            log.info(
+                "killing the ps (pid %d) at checkpoint step %s", ps.proc.pid, _latest_checkpoint_step(checkpointDir)
+            )
             Processes.kill(ps.proc)
             os.remove(ps.result)
             time.sleep(1.0)
@@ -231,7 +248,9 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         for name in sorted(os.listdir(checkpointDir)):
             m = re.fullmatch(r"(model\.ckpt-(\d+))\.index", name)
             if m:
-                checkpoints.append({"prefix": os.path.join(checkpointDir, m.group(1)), "step": int(m.group(2)), "writer": "python"})
+                checkpoints.append(
+                    {"prefix": os.path.join(checkpointDir, m.group(1)), "step": int(m.group(2)), "writer": "python"}
+                )
         checkpoints.sort(key=lambda c: c["step"])
     chief_only_on = [f"/job:{r['job']}/task:{r['index']}" for r in results if r["chief_only_runs"] > 0]
     chief = next(r for r in results if r["index"] == 0)

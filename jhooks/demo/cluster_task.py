@@ -4,7 +4,8 @@
 The spec (JSON) names the task and the cluster: ``cluster`` (job -> addresses), ``job`` (``ps`` or
 ``worker``), ``index``, ``lang`` (``python`` or ``jvm``), ``lastStep``, ``csv``, ``learningRate``,
 ``checkpointDir`` and ``saveSteps`` (the chief's), ``recoveryWaitSecs``/``maxWaitSecs`` (how a
-non-chief waits for the chief) and ``result`` (where the task writes what it did, as JSON).
+non-chief waits for the chief), ``startedMarker``/``waitFor`` (:class:`StartBarrier`) and
+``result`` (where the task writes what it did, as JSON).
 
 - ``ps``: a Python ``ClusterServer`` that serves until the process is killed.
 - ``worker``, ``lang=python``: Python TensorFlow trains between-graph (ops placed by TensorFlow's
@@ -50,6 +51,37 @@ class SessionCounter(Hook):
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         self.sessions += 1
+
+
+class StartBarrier(Hook):
+    """Lines the workers up before training, so every one of them is training when the ps is
+    restarted: a non-chief touches ``marker`` once its first session exists; the chief, before its
+    first run, waits (at most ``maxWaitSecs``) until every marker of ``waitFor`` exists."""
+
+    def __init__(self, marker: str | None, waitFor: list[str], maxWaitSecs: float) -> None:
+        self.marker = marker
+        self.waitFor = list(waitFor)
+        self.maxWaitSecs = maxWaitSecs
+        self.passed = False
+
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        if self.marker is not None and not os.path.exists(self.marker):
+            _write(self.marker, {"pid": os.getpid()})
+
+    def beforeSessionRun(self, runContext: Any) -> None:
+        if self.passed:
+            return
+        deadline = time.monotonic() + self.maxWaitSecs
+        while not all(os.path.exists(p) for p in self.waitFor):
+            if time.monotonic() > deadline:
+                missing = [p for p in self.waitFor if not os.path.exists(p)]
+                raise TimeoutError(f"StartBarrier: workers not started after {self.maxWaitSecs} s: {missing}")
+            time.sleep(0.05)
+        self.passed = True
+
+
+def _barrier(spec: dict[str, Any]) -> StartBarrier:
+    return StartBarrier(spec.get("startedMarker"), spec.get("waitFor", []), spec["maxWaitSecs"])
 
 
 def _write(path: str, result: dict[str, Any]) -> None:
@@ -99,10 +131,11 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
         java_hooks.insert(0, JavaHook(jpype.JClass(hooks_pkg + "GlobalStepWaiterHook")(1, 0.2)))
     counter = SessionCounter()
     probe = ChiefOnlyProbe()
+    barrier = _barrier(spec)
     config = cluster.sessionConfig(WORKER, index)
     steps = 0
     with demo.graph.as_default():
-        hooks = to_tf_hooks([counter, *java_hooks])
+        hooks = to_tf_hooks([counter, barrier, *java_hooks])
         if chief:
             m = jpype.JClass("java.util.LinkedHashMap")()
             m.put("accuracy", model.ACCURACY)
@@ -124,9 +157,7 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
         else:
             # MonitoredTrainingSession(is_chief=False) gives non-chiefs exactly these hooks (no
             # chief-only ones), but waits 30 s between checks; this creator polls faster.
-            creator = WorkerSessionCreator(
-                server.target(), config, spec["recoveryWaitSecs"], spec["maxWaitSecs"]
-            )
+            creator = WorkerSessionCreator(server.target(), config, spec["recoveryWaitSecs"], spec["maxWaitSecs"])
             session = tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=hooks)
         start = end = time.perf_counter()
         with session:
@@ -160,7 +191,7 @@ def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     index = spec["index"]
     counter = SessionCounter()
     probe = ChiefOnlyProbe()
-    hooks: list[Hook] = [counter, StopAtStepHook(lastStep=spec["lastStep"])]
+    hooks: list[Hook] = [counter, _barrier(spec), StopAtStepHook(lastStep=spec["lastStep"])]
     if index != 0:
         hooks.insert(0, GlobalStepWaiterHook(1, 0.2))
     JList = jpype.JClass("java.util.ArrayList")
