@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,6 +190,13 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
     tasks = plan(cfg, out, checkpointDir)
     ps, workers = tasks[0], tasks[1:]
     procs = Processes()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (a test's or CI's timeout) ends the tasks too: the finally block below runs.
+        def terminated(signum: int, frame: Any) -> None:
+            raise ClusterDemoError("terminated (SIGTERM); every task was ended")
+
+        previous = signal.signal(signal.SIGTERM, terminated)
     deadline = time.monotonic() + cfg.timeoutSecs
     psRestarted = False
     start = time.monotonic()
@@ -221,6 +229,8 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
                 raise ClusterDemoError(f"worker {t.index} ({t.lang}) exited with {t.proc.returncode}; log: {t.logPath}")
     finally:
         procs.kill_all()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         for t in tasks:
             if t.logFile is not None:
                 t.logFile.close()
@@ -263,5 +273,6 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         "accuracy": chief.get("accuracy"),
         "last_step": cfg.steps,
         "wall_secs": round(wall, 1),
+        "pids": [p.pid for p in procs.procs],
         "out": out,
     }

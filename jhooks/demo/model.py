@@ -11,6 +11,7 @@ descent step that also adds 1 to the global step). Data are graph constants (ful
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE, deviceFun
     (a resource variable of the same name would be another variable there).
     """
     graph = tf.Graph()
-    with graph.as_default(), tf.compat.v1.device(deviceFunction):
+    with graph.as_default(), tf.compat.v1.device(deviceFunction) if deviceFunction else contextlib.nullcontext():
         features = data.trainX.shape[1]
         w = tf.compat.v1.Variable(tf.zeros([features, 1], tf.float32), name="w", use_resource=False)
         b = tf.compat.v1.Variable(tf.zeros([1], tf.float32), name="b", use_resource=False)
