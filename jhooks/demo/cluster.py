@@ -253,7 +253,7 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
                 "recoveries": r["recoveries"],
             }
         )
-    checkpoints = []
+    checkpoints: list[dict[str, Any]] = []
     if os.path.isdir(checkpointDir):
         for name in sorted(os.listdir(checkpointDir)):
             m = re.fullmatch(r"(model\.ckpt-(\d+))\.index", name)

@@ -14,7 +14,7 @@ from typing import Any
 import tensorflow as tf
 
 
-class WorkerSessionCreator(tf.compat.v1.train.WorkerSessionCreator):  # type: ignore[misc]
+class WorkerSessionCreator(tf.compat.v1.train.WorkerSessionCreator):
     """Waits for the chief's initialization on ``master``: a check every ``recoveryWaitSecs``,
     at most ``maxWaitSecs`` (TensorFlow's defaults 30 and 7200)."""
 
@@ -35,8 +35,9 @@ class WorkerSessionCreator(tf.compat.v1.train.WorkerSessionCreator):  # type: ig
         self.recoveryWaitSecs = recoveryWaitSecs
 
     def _get_session_manager(self) -> Any:
-        if self._session_manager:
-            return self._session_manager
+        existing: Any = getattr(self, "_session_manager", None)
+        if existing:
+            return existing
         self._session_manager = tf.compat.v1.train.SessionManager(
             local_init_op=self._scaffold.local_init_op,
             local_init_feed_dict=self._scaffold.local_init_feed_dict,

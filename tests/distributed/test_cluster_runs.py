@@ -113,7 +113,9 @@ def _check_report(report, workers, javaWorkers, steps):
 
 @pytest.mark.timeout(480)
 def test_cluster_demo_jvm_worker_with_python_chief_recovers_from_ps_restart(tmp_path):
-    report, output = _run_demo(tmp_path, "--workers", "1", "--java-workers", "1", "--steps", "300", "--save-steps", "50")
+    report, output = _run_demo(
+        tmp_path, "--workers", "1", "--java-workers", "1", "--steps", "300", "--save-steps", "50"
+    )
     _check_report(report, workers=1, javaWorkers=1, steps=300)
     assert "chief-only hooks ran on: /job:worker/task:0" in output
     # The global step the JVM worker advanced is the cluster's: the chief alone did fewer steps.
