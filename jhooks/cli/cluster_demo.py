@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--workers", type=int, default=2, help="workers besides the chief (default 2)")
     p.add_argument("--java-workers", type=int, default=1, help="how many of them run on the JVM (default 1)")
+    p.add_argument("--java-chief", action="store_true", help="run the chief on the JVM too (default: Python)")
     p.add_argument("--steps", type=int, default=600, help="train until this global step (default 600)")
     p.add_argument("--save-steps", type=int, default=100, help="the chief checkpoints every N steps (default 100)")
     p.add_argument("--no-ps-restart", action="store_true", help="do not kill and restart the ps")
@@ -42,7 +43,8 @@ def format_report(report: dict[str, Any]) -> str:
     lines.append(f"chief-only hooks ran on: {', '.join(report['chief_only_hooks_on']) or 'no task'}")
     lines.append(f"ps restarted: {report['ps_restarted']}; recovered: {report['recovered_after_ps_restart']}")
     steps = [str(c["step"]) for c in report["checkpoints"]]
-    lines.append(f"checkpoints (written by the {'python' if steps else '-'} chief): steps {', '.join(steps)}")
+    writer = report["checkpoints"][0]["writer"] if steps else "-"
+    lines.append(f"checkpoints (written by the {writer} chief): steps {', '.join(steps)}")
     lines.append(f"held-out accuracy: {report['accuracy']}")
     lines.append(f"output: {report['out']}")
     return "\n".join(lines)
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         config = ClusterDemoConfig(
             workers=args.workers,
             javaWorkers=args.java_workers,
+            javaChief=args.java_chief,
             steps=args.steps,
             saveSteps=args.save_steps,
             restartPs=not args.no_ps_restart,

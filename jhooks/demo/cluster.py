@@ -1,7 +1,7 @@
 """``python -m jhooks cluster-demo``: the demo model trained between-graph on TensorFlow's gRPC
 runtime by a mixed-language cluster on 127.0.0.1 (docs/distributed.md).
 
-One ps (Python), a Python chief (worker 0) and ``workers`` more workers, the first
+One ps (Python), a Python chief (worker 0; on the JVM with ``javaChief``) and ``workers`` more workers, the first
 ``javaWorkers`` of them JVM processes with Python hooks, the rest Python with Java hooks, each a
 process of its own (``jhooks.demo.cluster_task``) on a free port. Once the chief has written a
 checkpoint, the ps is killed (SIGKILL) and started again on the same port: every worker's session
@@ -39,6 +39,7 @@ class ClusterDemoError(RuntimeError):
 class ClusterDemoConfig:
     workers: int = 2  # besides the chief
     javaWorkers: int = 1
+    javaChief: bool = False  # the chief (worker 0) on the JVM instead of Python
     steps: int = 300  # the last global step
     saveSteps: int = 50
     restartPs: bool = True
@@ -142,7 +143,7 @@ def plan(cfg: ClusterDemoConfig, out: str, checkpointDir: str) -> list[Task]:
     cluster = {"ps": [f"127.0.0.1:{ports[0]}"], "worker": [f"127.0.0.1:{p}" for p in ports[1:]]}
     tasks = [Task("ps", 0, "python", "", "", "")]
     for i in range(1 + cfg.workers):
-        lang = "jvm" if 1 <= i <= cfg.javaWorkers else "python"
+        lang = "jvm" if 1 <= i <= cfg.javaWorkers or (i == 0 and cfg.javaChief) else "python"
         tasks.append(Task("worker", i, lang, "", "", ""))
     for t in tasks:
         name = f"{t.job}{t.index}"
@@ -253,13 +254,14 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
                 "recoveries": r["recoveries"],
             }
         )
+    chief_lang = workers[0].lang  # only the chief writes checkpoints
     checkpoints: list[dict[str, Any]] = []
     if os.path.isdir(checkpointDir):
         for name in sorted(os.listdir(checkpointDir)):
             m = re.fullmatch(r"(model\.ckpt-(\d+))\.index", name)
             if m:
                 checkpoints.append(
-                    {"prefix": os.path.join(checkpointDir, m.group(1)), "step": int(m.group(2)), "writer": "python"}
+                    {"prefix": os.path.join(checkpointDir, m.group(1)), "step": int(m.group(2)), "writer": chief_lang}
                 )
         checkpoints.sort(key=lambda c: c["step"])
     chief_only_on = [f"/job:{r['job']}/task:{r['index']}" for r in results if r["chief_only_runs"] > 0]

@@ -13,7 +13,8 @@ non-chief waits for the chief), ``startedMarker``/``waitFor`` (:class:`StartBarr
   restores or initializes the model and writes checkpoints), the others under ``MonitoredSession``
   with jhooks' ``WorkerSessionCreator`` (a short poll instead of TensorFlow's 30 s).
 - ``worker``, ``lang=jvm``: ``org.jhooks.demo.ClusterDemoTask`` trains on the JVM (its own server,
-  the JVM replica device setter, the jhooks ``MonitoredTrainingSession``) with **Python** hooks.
+  the JVM replica device setter, the jhooks ``MonitoredTrainingSession``) with **Python** hooks;
+  as the chief (``--java-chief``) it also restores or initializes the model and checkpoints.
 
 Every worker is given the same chief-only hook (:class:`ChiefOnlyProbe`), so the result shows which
 task ran it; non-chiefs get a ``GlobalStepWaiterHook`` (start once the chief has trained a step).
@@ -220,12 +221,15 @@ def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
         float(spec["recoveryWaitSecs"]),
         float(spec["maxWaitSecs"]),
     )
-    return {
+    result = {
         "steps": int(r.localSteps),
         "seconds": float(r.seconds),
         "recoveries": int(r.recoveries),
         "chief_only_runs": probe.runs,
     }
+    if index == 0:
+        result["accuracy"] = float(r.accuracy)
+    return result
 
 
 def main(argv: list[str]) -> int:

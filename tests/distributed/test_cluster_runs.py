@@ -91,10 +91,11 @@ def _run_demo(tmp_path, *args, bound=420):
     return report, output
 
 
-def _check_report(report, workers, javaWorkers, steps):
+def _check_report(report, workers, javaWorkers, steps, javaChief=False):
     tasks = report["tasks"]
     assert [(t["job"], t["index"], t["lang"]) for t in tasks] == [("ps", 0, "python")] + [
-        ("worker", i, "jvm" if 1 <= i <= javaWorkers else "python") for i in range(workers + 1)
+        ("worker", i, "jvm" if 1 <= i <= javaWorkers or (i == 0 and javaChief) else "python")
+        for i in range(workers + 1)
     ]
     for t in tasks[1:]:
         assert t["steps"] > 0, t
@@ -106,7 +107,8 @@ def _check_report(report, workers, javaWorkers, steps):
     assert report["recovered_after_ps_restart"] is True
     assert all(t["recoveries"] >= 1 for t in tasks[1:])
     checkpoints = report["checkpoints"]
-    assert checkpoints and all(c["writer"] == "python" for c in checkpoints)
+    writer = "jvm" if javaChief else "python"
+    assert checkpoints and all(c["writer"] == writer for c in checkpoints)
     assert checkpoints[-1]["step"] >= steps
     assert report["accuracy"] > 0.9
 
@@ -121,6 +123,16 @@ def test_cluster_demo_jvm_worker_with_python_chief_recovers_from_ps_restart(tmp_
     # The global step the JVM worker advanced is the cluster's: the chief alone did fewer steps.
     chief, jvm_worker = report["tasks"][1], report["tasks"][2]
     assert chief["steps"] < 300 and jvm_worker["steps"] > 0
+
+
+@pytest.mark.timeout(480)
+def test_cluster_demo_jvm_chief_restores_after_ps_restart_with_a_python_worker(tmp_path):
+    # The JVM chief's session creator restores the last checkpoint onto the restarted ps.
+    report, output = _run_demo(
+        tmp_path, "--workers", "1", "--java-workers", "0", "--java-chief", "--steps", "300", "--save-steps", "50"
+    )
+    _check_report(report, workers=1, javaWorkers=0, steps=300, javaChief=True)
+    assert "written by the jvm chief" in output
 
 
 @pytest.mark.slow

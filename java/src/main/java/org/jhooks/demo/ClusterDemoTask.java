@@ -3,6 +3,7 @@ package org.jhooks.demo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.jhooks.Hook;
 import org.jhooks.tf.Cluster;
 import org.jhooks.tf.ClusterServer;
@@ -10,6 +11,7 @@ import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
 import org.jhooks.tf.ReplicaDeviceSetter;
 import org.tensorflow.Graph;
+import org.tensorflow.ndarray.NdArray;
 
 /**
  * A JVM worker of {@code python -m jhooks cluster-demo}: starts this task's TensorFlow server in
@@ -32,10 +34,14 @@ public final class ClusterDemoTask {
     /** Sessions re-created after ABORTED / UNAVAILABLE (a ps restart). */
     public final int recoveries;
 
-    Result(long localSteps, double seconds, int recoveries) {
+    /** The held-out accuracy at the end ({@code accuracy:0}), on the chief; NaN elsewhere. */
+    public final double accuracy;
+
+    Result(long localSteps, double seconds, int recoveries, double accuracy) {
       this.localSteps = localSteps;
       this.seconds = seconds;
       this.recoveries = recoveries;
+      this.accuracy = accuracy;
     }
 
     @Override
@@ -90,6 +96,7 @@ public final class ClusterDemoTask {
       long steps = 0;
       long start = 0;
       long end = 0;
+      double accuracy = Double.NaN;
       MonitoredSession session = b.build();
       try {
         start = System.nanoTime();
@@ -100,10 +107,15 @@ public final class ClusterDemoTask {
           steps++;
           end = System.nanoTime();
         }
+        if (chief) {
+          NdArray<?> value =
+              (NdArray<?>) session.runWithoutHooks(DemoModel.ACCURACY, Map.of(), null);
+          accuracy = ((Number) value.getObject()).doubleValue();
+        }
       } finally {
         session.close();
       }
-      return new Result(steps, Math.max(0, end - start) / 1e9, session.recoveryCount());
+      return new Result(steps, Math.max(0, end - start) / 1e9, session.recoveryCount(), accuracy);
     }
   }
 }
