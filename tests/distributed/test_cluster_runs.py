@@ -190,3 +190,35 @@ def test_non_chief_wait_for_the_chief_is_bounded_with_a_clear_error(tmp_path, pr
     assert "ModelNotReadyException" in log
     assert "variables not initialized: [w, b, global_step]" in log
     assert "Waiting for model to be ready" in log
+
+
+@pytest.mark.timeout(400)
+def test_jvm_worker_killed_mid_run_and_started_again_rejoins_the_training(tmp_path, processes):
+    ps, chief, worker = _plan(tmp_path, steps=10**9, saveSteps=50)  # the chief trains until killed
+    processes.start(ps)
+    _wait_file(ps.result, 120)
+    processes.start(chief)
+    processes.start(worker)
+    first = worker.proc
+    _wait_file(worker.result + ".started", 180)
+    out = os.path.dirname(worker.spec)
+    deadline = time.monotonic() + 180
+    while _checkpoint_step(out) < 100:  # both are training
+        assert time.monotonic() < deadline and chief.proc.poll() is None, "the chief stopped training"
+        time.sleep(0.1)
+    Processes.kill(first)  # SIGKILL mid-run, by PID
+    assert first.returncode == -signal.SIGKILL
+    # Started again (same task, same port): it rejoins, trains until the global step passes its last step, and exits.
+    _rewrite(worker, startedMarker=worker.result + ".restarted", lastStep=_checkpoint_step(out) + 400)
+    processes.start(worker)
+    assert _wait(worker.proc, 240, worker.logPath) == 0
+    with open(worker.result) as f:
+        result = json.load(f)
+    assert result["steps"] > 0
+    assert chief.proc.poll() is None, "the chief noticed the worker's restart"
+
+
+def _checkpoint_step(out):
+    from jhooks.demo.cluster import _latest_checkpoint_step
+
+    return _latest_checkpoint_step(os.path.join(out, "checkpoints")) or 0

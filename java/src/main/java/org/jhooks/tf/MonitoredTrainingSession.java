@@ -23,11 +23,11 @@ import org.tensorflow.proto.ConfigProto;
  * from the graph's summary collection, which tensorflow-java lacks), a {@link CheckpointSaverHook}
  * when a checkpoint dir is given; then the user's hooks. On a non-chief only the user's hooks run;
  * chief-only hooks and default hooks get no callbacks at all. Sessions restore the latest
- * checkpoint of the checkpoint dir, else initialize; a non-chief's sessions never initialize but
- * wait for the chief ({@link WorkerSessionCreator}). With {@link Builder#master} the sessions run
+ * checkpoint of the checkpoint dir, else initialize. With {@link Builder#master} the sessions run
  * on a TensorFlow server ({@code grpc://host:port}), for between-graph training on a {@link
- * Cluster}; see {@code docs/distributed.md}. See {@code docs/contract.md}, "Monitored training
- * session", and {@code docs/jvm-driver.md}.
+ * Cluster}: there a non-chief's sessions never initialize but wait for the chief ({@link
+ * WorkerSessionCreator}); see {@code docs/distributed.md}. See {@code docs/contract.md}, "Monitored
+ * training session", and {@code docs/jvm-driver.md}.
  */
 public final class MonitoredTrainingSession {
   private MonitoredTrainingSession() {}
@@ -134,8 +134,8 @@ public final class MonitoredTrainingSession {
 
     /**
      * Whether this task is the chief (default true). Only the chief runs the chief-only hooks and
-     * TensorFlow's default hooks, and initializes or restores the model; a non-chief's session
-     * waits for that ({@link #workerWait}).
+     * TensorFlow's default hooks; on a cluster ({@link #master}) only the chief initializes or
+     * restores the model, and a non-chief's session waits for that ({@link #workerWait}).
      */
     public Builder isChief(boolean chief) {
       this.isChief = chief;
@@ -220,8 +220,10 @@ public final class MonitoredTrainingSession {
 
     /**
      * Replaces the default session creator: on the chief a {@link
-     * CheckpointRestoringSessionCreator} of the checkpoint dir, on a non-chief a {@link
-     * WorkerSessionCreator}, both on {@link #master} with {@link #config}.
+     * CheckpointRestoringSessionCreator} of the checkpoint dir, on a non-chief with a {@link
+     * #master} a {@link WorkerSessionCreator}, both on the master with {@link #config}. A non-chief
+     * without a master (in-process) restores or initializes like the chief: it has no chief to wait
+     * for (TensorFlow's non-chief would wait for ever).
      */
     public Builder sessionCreator(SessionCreator creator) {
       this.sessionCreator = creator;
@@ -277,7 +279,9 @@ public final class MonitoredTrainingSession {
     }
 
     private SessionCreator defaultSessionCreator() {
-      if (isChief) {
+      if (isChief || master.isEmpty()) {
+        // In-process (no master) a non-chief has no chief to wait for: it initializes or
+        // restores like the chief, as the JVM driver always did (TensorFlow would wait forever).
         return new CheckpointRestoringSessionCreator(checkpointDir, config, localInitOps, master);
       }
       return new WorkerSessionCreator(master, config, localInitOps, recoveryWaitSecs, maxWaitSecs);
