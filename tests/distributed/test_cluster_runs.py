@@ -5,7 +5,8 @@ in a ``finally`` (the ``processes`` fixture, or the demo's own), within bounds.
 Shown here: a JVM worker trains in a cluster whose chief is Python; the chief-only hooks run on the
 chief only; training recovers after the ps is killed and restarted; a non-chief that starts after
 the chief has exited does not hang (device filters); a non-chief's wait for the chief is bounded,
-with a clear error. CI runs the short versions; ``-m slow`` runs the demo with more workers.
+with a clear error. CI runs the short versions; ``-m slow`` adds the demo with more workers and the
+Python non-chief's variants (TensorFlow's own session creator with jhooks' poll and device filters).
 """
 
 import json
@@ -144,10 +145,10 @@ def test_cluster_demo_two_workers_one_on_the_jvm(tmp_path):
     _check_report(report, workers=2, javaWorkers=1, steps=900)
 
 
-def _plan(tmp_path, **kw):
+def _plan(tmp_path, lang="jvm", **kw):
     out = tmp_path / "cluster"
     out.mkdir()
-    cfg = ClusterDemoConfig(workers=1, javaWorkers=1, restartPs=False, **kw)
+    cfg = ClusterDemoConfig(workers=1, javaWorkers=1 if lang == "jvm" else 0, restartPs=False, **kw)
     tasks = plan(cfg, str(out), str(out / "checkpoints"))
     return tasks
 
@@ -161,8 +162,9 @@ def _rewrite(task, **changes):
 
 
 @pytest.mark.timeout(300)
-def test_late_jvm_non_chief_does_not_hang_after_the_chief_exited(tmp_path, processes):
-    ps, chief, late = _plan(tmp_path, steps=40, saveSteps=20)
+@pytest.mark.parametrize("lang", ["jvm", pytest.param("python", marks=pytest.mark.slow)])
+def test_late_non_chief_does_not_hang_after_the_chief_exited(tmp_path, processes, lang):
+    ps, chief, late = _plan(tmp_path, lang, steps=40, saveSteps=20)
     _rewrite(chief, waitFor=[])  # the chief trains alone and exits
     processes.start(ps)
     _wait_file(ps.result, 120)
@@ -179,17 +181,22 @@ def test_late_jvm_non_chief_does_not_hang_after_the_chief_exited(tmp_path, proce
 
 
 @pytest.mark.timeout(300)
-def test_non_chief_wait_for_the_chief_is_bounded_with_a_clear_error(tmp_path, processes):
-    ps, _chief, worker = _plan(tmp_path, steps=40, saveSteps=20, recoveryWaitSecs=0.5, maxWaitSecs=3)
+@pytest.mark.parametrize("lang", ["jvm", pytest.param("python", marks=pytest.mark.slow)])
+def test_non_chief_wait_for_the_chief_is_bounded_with_a_clear_error(tmp_path, processes, lang):
+    ps, _chief, worker = _plan(tmp_path, lang, steps=40, saveSteps=20, recoveryWaitSecs=0.5, maxWaitSecs=3)
     processes.start(ps)
     _wait_file(ps.result, 120)
     processes.start(worker)  # no chief ever initializes the model
     assert _wait(worker.proc, 180, worker.logPath) != 0
     with open(worker.logPath, errors="replace") as f:
         log = f.read()
-    assert "ModelNotReadyException" in log
-    assert "variables not initialized: [w, b, global_step]" in log
     assert "Waiting for model to be ready" in log
+    if lang == "jvm":
+        assert "ModelNotReadyException" in log
+        assert "variables not initialized: [w, b, global_step]" in log
+    else:  # TensorFlow's own SessionManager, polled every recoveryWaitSecs
+        assert "DeadlineExceededError" in log
+        assert "Variables not initialized: w, b, global_step" in log
 
 
 @pytest.mark.timeout(400)
