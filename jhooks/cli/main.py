@@ -7,7 +7,7 @@ import sys
 import traceback
 
 from jhooks.api.version import VERSION
-from jhooks.cli import conformance, demo, info, java
+from jhooks.cli import cluster_demo, conformance, demo, info, java
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.register(sub)
     java.register(sub)
     demo.register(sub)
+    cluster_demo.register(sub)
     conformance.register(sub)
     return parser
 

@@ -11,7 +11,9 @@ descent step that also adds 1 to the global step). Data are graph constants (ful
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
+from typing import Any
 
 import tensorflow as tf
 
@@ -43,10 +45,16 @@ def _cross_entropy(logits: tf.Tensor, y: tf.Tensor, name: str) -> tf.Tensor:
     return tf.negative(tf.reduce_mean(pos + neg), name=name)
 
 
-def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE) -> DemoGraph:
-    """A new graph holding the demo model for ``data``."""
+def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE, deviceFunction: Any = None) -> DemoGraph:
+    """A new graph holding the demo model for ``data``.
+
+    ``deviceFunction`` (a replica device setter, :class:`jhooks.tf.device_setter.ReplicaDeviceSetter`)
+    places the ops for between-graph training; then ``global_step`` is a ``VariableV2`` like the
+    JVM's (``org.jhooks.tf.GlobalStep``), so Python and JVM workers share one variable on the ps
+    (a resource variable of the same name would be another variable there).
+    """
     graph = tf.Graph()
-    with graph.as_default():
+    with graph.as_default(), tf.compat.v1.device(deviceFunction) if deviceFunction else contextlib.nullcontext():
         features = data.trainX.shape[1]
         w = tf.compat.v1.Variable(tf.zeros([features, 1], tf.float32), name="w", use_resource=False)
         b = tf.compat.v1.Variable(tf.zeros([1], tf.float32), name="b", use_resource=False)
@@ -61,7 +69,18 @@ def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE) -> DemoGr
         predicted = tf.cast(held_out_logits > 0.0, tf.float32)
         tf.reduce_mean(tf.cast(tf.equal(predicted, held_out_y), tf.float32), name="accuracy")
         tf.raw_ops.ScalarSummary(tags=tf.constant("loss"), values=loss, name="loss_summary")
-        step = tf.compat.v1.train.get_or_create_global_step()
+        if deviceFunction is None:
+            step = tf.compat.v1.train.get_or_create_global_step()
+        else:
+            step = tf.compat.v1.get_variable(
+                "global_step",
+                shape=[],
+                dtype=tf.int64,
+                initializer=tf.compat.v1.zeros_initializer(),
+                trainable=False,
+                use_resource=False,
+                collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.GLOBAL_STEP],
+            )
         train_op = tf.compat.v1.train.GradientDescentOptimizer(learningRate).minimize(
             loss, global_step=step, var_list=[w, b], name=TRAIN_OP
         )

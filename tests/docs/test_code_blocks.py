@@ -24,7 +24,10 @@ from jhooks.bridge import classpath
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # (document, first line of the block): fragments shown on purpose, each marked in the document
-FRAGMENTS = {("docs/contract.md", "try (MonitoredSession s = MonitoredTrainingSession.builder(graph)...build()) {")}
+FRAGMENTS = {
+    ("docs/contract.md", "try (MonitoredSession s = MonitoredTrainingSession.builder(graph)...build()) {"),
+    ("docs/distributed.md", "from jhooks.tf import Cluster, ClusterServer"),  # a ps: serves until killed
+}
 
 
 def _run_python(example) -> None:

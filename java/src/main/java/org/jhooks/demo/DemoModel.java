@@ -2,6 +2,7 @@ package org.jhooks.demo;
 
 import java.util.List;
 import org.jhooks.tf.GlobalStep;
+import org.jhooks.tf.ReplicaDeviceSetter;
 import org.tensorflow.Graph;
 import org.tensorflow.Operand;
 import org.tensorflow.framework.optimizers.GradientDescent;
@@ -48,8 +49,16 @@ public final class DemoModel {
 
   /** Builds the demo graph for {@code data}; the caller owns (closes) the graph. */
   public static Graph build(DemoData data, float learningRate) {
+    return build(data, learningRate, null);
+  }
+
+  /**
+   * Builds the demo graph with every op placed by {@code placement} (variables on the ps tasks, the
+   * rest on the worker), for between-graph training on a cluster; {@code null} places nothing.
+   */
+  public static Graph build(DemoData data, float learningRate, ReplicaDeviceSetter placement) {
     Graph g = new Graph();
-    Ops tf = Ops.create(g);
+    Ops tf = placement == null ? Ops.create(g) : placement.ops(g);
     int features = data.featureNames.size();
     Variable<TFloat32> w = tf.withName(W).variable(tf.constant(new float[features][1]));
     Variable<TFloat32> b = tf.withName(B).variable(tf.constant(new float[1]));

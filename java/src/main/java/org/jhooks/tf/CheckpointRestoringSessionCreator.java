@@ -24,6 +24,7 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
   private final Path checkpointDir;
   private final ConfigProto config;
   private final List<String> localInitOps;
+  private final String master;
   private volatile String lastRestored;
 
   /**
@@ -39,6 +40,18 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
    */
   public CheckpointRestoringSessionCreator(
       Path checkpointDir, ConfigProto config, List<String> localInitOps) {
+    this(checkpointDir, config, localInitOps, "");
+  }
+
+  /**
+   * A chief's session creator on a TensorFlow server: {@code master} is the session target, {@code
+   * grpc://host:port} ({@link TargetSessions}), or {@code ""} in-process. On a cluster the restored
+   * or initialized variables live on the ps tasks, where the non-chiefs' {@link
+   * WorkerSessionCreator} waits for them.
+   */
+  public CheckpointRestoringSessionCreator(
+      Path checkpointDir, ConfigProto config, List<String> localInitOps, String master) {
+    this.master = master == null ? "" : master;
     this.checkpointDir = checkpointDir;
     this.config = config;
     this.localInitOps = List.copyOf(localInitOps);
@@ -50,7 +63,7 @@ public final class CheckpointRestoringSessionCreator implements SessionCreator {
 
   @Override
   public org.tensorflow.Session createSession(Graph graph) {
-    org.tensorflow.Session session = new org.tensorflow.Session(graph, config);
+    org.tensorflow.Session session = TargetSessions.open(graph, master, config);
     try {
       Optional<String> latest =
           checkpointDir == null ? Optional.empty() : Checkpoints.latestCheckpoint(checkpointDir);

@@ -12,6 +12,7 @@ import org.jhooks.hooks.CheckpointSaverHook;
 import org.jhooks.hooks.StepCounterHook;
 import org.jhooks.hooks.SummarySaverHook;
 import org.tensorflow.Graph;
+import org.tensorflow.proto.ConfigProto;
 
 /**
  * Builds a {@link MonitoredSession} for training, like TensorFlow's {@code
@@ -22,7 +23,10 @@ import org.tensorflow.Graph;
  * from the graph's summary collection, which tensorflow-java lacks), a {@link CheckpointSaverHook}
  * when a checkpoint dir is given; then the user's hooks. On a non-chief only the user's hooks run;
  * chief-only hooks and default hooks get no callbacks at all. Sessions restore the latest
- * checkpoint of the checkpoint dir, else initialize. See {@code docs/contract.md}, "Monitored
+ * checkpoint of the checkpoint dir, else initialize. With {@link Builder#master} the sessions run
+ * on a TensorFlow server ({@code grpc://host:port}), for between-graph training on a {@link
+ * Cluster}: there a non-chief's sessions never initialize but wait for the chief ({@link
+ * WorkerSessionCreator}); see {@code docs/distributed.md}. See {@code docs/contract.md}, "Monitored
  * training session", and {@code docs/jvm-driver.md}.
  */
 public final class MonitoredTrainingSession {
@@ -53,6 +57,10 @@ public final class MonitoredTrainingSession {
     private SessionCreator sessionCreator;
     private ModelInstance modelInstance;
     private Predicate<Throwable> recoverable;
+    private String master = "";
+    private ConfigProto config;
+    private double recoveryWaitSecs = 30;
+    private double maxWaitSecs = 7200;
 
     private Builder(Graph graph) {
       this.graph = Objects.requireNonNull(graph, "graph");
@@ -77,6 +85,58 @@ public final class MonitoredTrainingSession {
       return chiefOnlyHooks(List.of(more));
     }
 
+    /**
+     * The session target: {@code ""} (default, in-process) or a TensorFlow server's {@code
+     * grpc://host:port} ({@link ClusterServer#target()}), as TensorFlow's {@code master}.
+     *
+     * @throws IllegalArgumentException any other target (see {@link TargetSessions})
+     */
+    public Builder master(String target) {
+      String t = target == null ? "" : target;
+      if (!t.isEmpty() && !t.matches("grpc://[^:/\\s]+:\\d+")) {
+        throw new IllegalArgumentException(
+            "MonitoredTrainingSession: master '" + t + "': expected \"\" or grpc://host:port");
+      }
+      this.master = t;
+      return this;
+    }
+
+    /**
+     * The session config, e.g. {@link Cluster#sessionConfig} with the task's device filters
+     * (TensorFlow's {@code config}); {@code null} for TensorFlow's defaults.
+     */
+    public Builder config(ConfigProto sessionConfig) {
+      this.config = sessionConfig;
+      return this;
+    }
+
+    /**
+     * How a non-chief waits for the chief to initialize the model ({@link WorkerSessionCreator}): a
+     * check every {@code recoveryWaitSecs} (TensorFlow: 30 s, which its {@code
+     * MonitoredTrainingSession} does not let you change), for at most {@code maxWaitSecs}
+     * (TensorFlow: 7200 s) before a {@link ModelNotReadyException}.
+     *
+     * @throws IllegalArgumentException {@code recoveryWaitSecs <= 0} or {@code maxWaitSecs < 0}
+     */
+    public Builder workerWait(double recoveryWaitSecs, double maxWaitSecs) {
+      if (!(recoveryWaitSecs > 0) || !(maxWaitSecs >= 0)) {
+        throw new IllegalArgumentException(
+            "MonitoredTrainingSession: workerWait("
+                + recoveryWaitSecs
+                + ", "
+                + maxWaitSecs
+                + "): recoveryWaitSecs must be > 0 and maxWaitSecs >= 0");
+      }
+      this.recoveryWaitSecs = recoveryWaitSecs;
+      this.maxWaitSecs = maxWaitSecs;
+      return this;
+    }
+
+    /**
+     * Whether this task is the chief (default true). Only the chief runs the chief-only hooks and
+     * TensorFlow's default hooks; on a cluster ({@link #master}) only the chief initializes or
+     * restores the model, and a non-chief's session waits for that ({@link #workerWait}).
+     */
     public Builder isChief(boolean chief) {
       this.isChief = chief;
       return this;
@@ -158,7 +218,13 @@ public final class MonitoredTrainingSession {
       return this;
     }
 
-    /** Replaces the default {@link CheckpointRestoringSessionCreator} of the checkpoint dir. */
+    /**
+     * Replaces the default session creator: on the chief a {@link
+     * CheckpointRestoringSessionCreator} of the checkpoint dir, on a non-chief with a {@link
+     * #master} a {@link WorkerSessionCreator}, both on the master with {@link #config}. A non-chief
+     * without a master (in-process) restores or initializes like the chief: it has no chief to wait
+     * for (TensorFlow's non-chief would wait for ever).
+     */
     public Builder sessionCreator(SessionCreator creator) {
       this.sessionCreator = creator;
       return this;
@@ -212,14 +278,20 @@ public final class MonitoredTrainingSession {
       return all;
     }
 
+    private SessionCreator defaultSessionCreator() {
+      if (isChief || master.isEmpty()) {
+        // In-process (no master) a non-chief has no chief to wait for: it initializes or
+        // restores like the chief, as the JVM driver always did (TensorFlow would wait forever).
+        return new CheckpointRestoringSessionCreator(checkpointDir, config, localInitOps, master);
+      }
+      return new WorkerSessionCreator(master, config, localInitOps, recoveryWaitSecs, maxWaitSecs);
+    }
+
     public MonitoredSession build() {
       MonitoredSession.Builder b =
           MonitoredSession.builder(graph)
               .hooks(allHooks())
-              .sessionCreator(
-                  sessionCreator != null
-                      ? sessionCreator
-                      : new CheckpointRestoringSessionCreator(checkpointDir, null, localInitOps))
+              .sessionCreator(sessionCreator != null ? sessionCreator : defaultSessionCreator())
               .modelInstance(modelInstance);
       if (recoverable != null) {
         b.recoverableWhen(recoverable);
