@@ -73,3 +73,41 @@ def test_java_hook_in_python_session_reads_a_read_only_view():
     with session:
         session.run(train_op)
     assert int(hook.lastSize()) == ELEMENTS
+
+
+def test_java_hook_that_keeps_a_view_past_its_callback_gets_a_clear_error_not_freed_memory(monkeypatch):
+    """The rule "valid during the callback, copy to keep", broken: a Java hook keeps the view of its
+    first fetch and reads it in later callbacks, on its thread and on another one. While the numpy
+    array is still retained (the byte budget) it reads the first run's values; once the array is let
+    go, every read throws IllegalStateException naming the value and saying to copy it; the copy the
+    hook made inside the callback keeps its values."""
+    from jhooks.bridge import arrays
+
+    elements = 1 << 18  # 1 MB of float32
+    monkeypatch.setattr(arrays, "VIEW_BUDGET", 2 * 4 * elements)  # retains two steps' values
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.compat.v1.train.get_or_create_global_step()
+        v = tf.compat.v1.get_variable("big0", initializer=np.full(elements, 7.0, dtype=np.float32))
+        train_op = tf.compat.v1.assign_add(v, tf.ones([elements]))
+        hook = jpype.JClass("org.jhooks.bridgetest.StashingHook")("big0:0")
+        session = tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([JavaHook(hook)]))
+    with session:
+        for _ in range(6):
+            session.run(train_op)
+    reads = [str(r) for r in hook.reads]
+    assert len(reads) == 12, reads
+    ok = [r for r in reads if " ok " in r]
+    failed = [r for r in reads if " ok " not in r]
+    # the first run's view read in that callback and while it is retained: the first run's values
+    assert ok and all(r.endswith(" ok 7.0 7.0") for r in ok), ok
+    assert ok[:2] == ["1 callback ok 7.0 7.0", "1 thread ok 7.0 7.0"]
+    # then released: a clear error on either thread, in every later run, never other numbers
+    assert len(failed) >= 6 and failed == reads[len(ok) :], reads
+    for r in failed:
+        assert " java.lang.IllegalStateException: a float32 value of shape [262144] is a read-only view" in r, r
+        assert "Copy it inside the callback" in r, r
+    assert {r.split()[1] for r in failed} == {"callback", "thread"}
+    assert float(hook.copiedFirst()) == 7.0
+    with pytest.raises(jpype.JClass("java.lang.IllegalStateException"), match="Copy it inside the callback"):
+        hook.stashedAt(0)
