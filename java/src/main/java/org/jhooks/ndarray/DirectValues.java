@@ -4,9 +4,7 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
@@ -34,8 +32,9 @@ public final class DirectValues {
   public static final long MIN_BYTES = 1 << 20;
 
   private static final long BUDGET = Long.getLong("jhooks.directBudgetMb", 256L) * (1L << 20);
-  private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-  private static final Map<Integer, List<Entry>> BUFFERS = new HashMap<>();
+  // The lease of each array handed out, by the array's identity.
+  private static final WeakIdentityTable<Lease> BUFFERS =
+      new WeakIdentityTable<>(DirectValues::release);
   private static long sinceCollection;
   // Buffers handed out (as duplicates) and buffers free for reuse, by capacity: fresh direct
   // memory costs a page fault per page, reused memory does not.
@@ -53,17 +52,6 @@ public final class DirectValues {
     Lease(ByteBuffer handedOut, ByteBuffer memory) {
       super(handedOut, RETURNED);
       this.memory = memory;
-    }
-  }
-
-  private static final class Entry extends WeakReference<Object> {
-    final int hash;
-    final Lease lease;
-
-    Entry(Object referent, Lease lease) {
-      super(referent, QUEUE);
-      this.hash = System.identityHashCode(referent);
-      this.lease = lease;
     }
   }
 
@@ -117,8 +105,7 @@ public final class DirectValues {
     }
     synchronized (BUFFERS) {
       LEASES.add(lease);
-      Entry e = new Entry(array, lease);
-      BUFFERS.computeIfAbsent(e.hash, h -> new ArrayList<>(1)).add(e);
+      BUFFERS.put(array, lease);
     }
     java.lang.ref.Reference.reachabilityFence(bytes);
     return array;
@@ -181,16 +168,9 @@ public final class DirectValues {
   public static ByteBuffer bytes(NdArray<?> array) {
     synchronized (BUFFERS) {
       expunge();
-      List<Entry> entries = BUFFERS.get(System.identityHashCode(array));
-      if (entries != null) {
-        for (Entry e : entries) {
-          if (e.get() == array) {
-            return e.lease.get();
-          }
-        }
-      }
+      Lease lease = BUFFERS.get(array);
+      return lease == null ? null : lease.get();
     }
-    return null;
   }
 
   private static void expunge() {
@@ -198,17 +178,6 @@ public final class DirectValues {
     while ((returned = RETURNED.poll()) != null) {
       release((Lease) returned);
     }
-    Object ref;
-    while ((ref = QUEUE.poll()) != null) {
-      Entry e = (Entry) ref;
-      release(e.lease);
-      List<Entry> entries = BUFFERS.get(e.hash);
-      if (entries != null) {
-        entries.remove(e);
-        if (entries.isEmpty()) {
-          BUFFERS.remove(e.hash);
-        }
-      }
-    }
+    BUFFERS.expunge();
   }
 }
