@@ -64,12 +64,32 @@ final class WeakIdentityTable<V> {
     while ((ref = queue.poll()) != null) {
       @SuppressWarnings("unchecked")
       Entry<V> e = (Entry<V>) ref;
-      List<Entry<V>> list = entries.get(e.hash);
-      if (list != null) {
-        list.remove(e);
-        if (list.isEmpty()) {
-          entries.remove(e.hash);
+      remove(e);
+    }
+  }
+
+  /**
+   * Drops the entries whose keys were collected, as {@link #expunge()}, without waiting for the
+   * JVM's reference handler to queue them: right after a collection.
+   */
+  void sweep() {
+    List<Entry<V>> cleared = new ArrayList<>();
+    for (List<Entry<V>> list : entries.values()) {
+      for (Entry<V> e : list) {
+        if (e.refersTo(null)) {
+          cleared.add(e);
         }
+      }
+    }
+    cleared.forEach(this::remove);
+  }
+
+  // Removes e and passes its value on, once: an entry swept may still be queued later.
+  private void remove(Entry<V> e) {
+    List<Entry<V>> list = entries.get(e.hash);
+    if (list != null && list.remove(e)) {
+      if (list.isEmpty()) {
+        entries.remove(e.hash);
       }
       onCollected.accept(e.value);
     }

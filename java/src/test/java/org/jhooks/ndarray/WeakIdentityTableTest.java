@@ -44,4 +44,24 @@ public class WeakIdentityTableTest {
     assertEquals(List.of("dropped"), collected);
     assertEquals("kept", table.get(kept));
   }
+
+  @Test
+  public void sweepingRightAfterACollectionPassesEachValueOnOnce() {
+    List<String> collected = new ArrayList<>();
+    WeakIdentityTable<String> table = new WeakIdentityTable<>(collected::add);
+    Object dropped = new Object();
+    WeakReference<Object> watch = new WeakReference<>(dropped);
+    table.put(dropped, "dropped");
+    dropped = null;
+    for (int i = 0; i < 50 && watch.get() != null; i++) {
+      System.gc();
+    }
+    table.sweep(); // before or after the reference handler queued it
+    assertEquals(List.of("dropped"), collected);
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      table.expunge(); // queued later: not passed on again
+    }
+    assertEquals(List.of("dropped"), collected);
+  }
 }
