@@ -256,7 +256,7 @@ public final class DirectValues {
   }
 
   /**
-   * The direct memory behind {@code array} (C order, native byte order) when {@link #allocate} made
+   * The direct memory behind {@code array} (C order, native byte order) when {@link #copyOf} made
    * it, else {@code null}. The buffer stays valid as long as it is referenced.
    */
   public static ByteBuffer bytes(NdArray<?> array) {
