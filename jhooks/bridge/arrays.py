@@ -20,9 +20,9 @@ from __future__ import annotations
 import collections
 import ctypes
 import os
-import sys
 import threading
 import weakref
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -123,8 +123,8 @@ def _keep(a: np.ndarray, lease: Any) -> None:
         while _kept_bytes > VIEW_BUDGET and len(_kept) > 1:
             old, old_lease = _kept.popleft()
             _kept_bytes -= old.nbytes
-            if sys.getrefcount(old) > 2:  # still held by its caller: valid until the caller lets go
-                weakref.finalize(old, old_lease.release)
+            if getrefcount(old) > 2:  # still held by its caller: valid until the caller lets go
+                weakref.finalize(old, old_lease.release).atexit = False
             else:
                 old_lease.release()  # waits for copies under way; element reads get the grace below
                 retired.append(old)

@@ -111,3 +111,33 @@ def test_java_hook_that_keeps_a_view_past_its_callback_gets_a_clear_error_not_fr
     assert float(hook.copiedFirst()) == 7.0
     with pytest.raises(jpype.JClass("java.lang.IllegalStateException"), match="Copy it inside the callback"):
         hook.stashedAt(0)
+
+
+def test_python_hook_in_jvm_session_keeps_only_slices_and_reads_them_on_another_thread():
+    """The other direction of the ownership rule: a Python hook's numpy view of a Java value keeps
+    the Java memory alive, also through a slice of it after the view itself is gone, so the JVM
+    driver never reuses memory a Python hook can still read (read here on another thread after 80
+    steps of reuse past the driver's 256 MB budget)."""
+    import threading
+
+    class KeepSlices(Keep):
+        def afterSessionRun(self, runContext, runValues):
+            self.kept.append(runValues.results[-3:])  # the full view is dropped here
+
+    graph = jpype.JClass("org.jhooks.bench.BigVariableGraph").build(ELEMENTS, True)
+    keep = KeepSlices()
+    session = jpype.JClass("org.jhooks.tf.MonitoredSession").builder(graph).hooks(java_list(as_java_hook(keep))).build()
+    try:
+        for _ in range(80):
+            session.run("train_step")
+    finally:
+        session.close()
+        graph.close()
+    read: list = []
+    reader = threading.Thread(target=lambda: read.extend(float(s[0]) for s in keep.kept))
+    reader.start()
+    reader.join()
+    assert len(read) == 80
+    for i, (first, s) in enumerate(zip(read, keep.kept)):
+        assert first in (i, i + 1) and s[0] == s[1] == s[2], (i, s)
+    assert read == sorted(read) and len(set(read)) == 80
