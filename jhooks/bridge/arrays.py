@@ -21,6 +21,8 @@ import collections
 import ctypes
 import os
 import threading
+import weakref
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -100,22 +102,34 @@ def to_java(value: Any) -> Any:
     return _bridge_arrays().fromBuffer(buffer, name, _shape(a.shape))
 
 
-# Numpy arrays that Java views read (view_to_java), oldest first, with their total bytes: each is
-# kept alive after the callback that received its view until VIEW_BUDGET bytes of newer views push
-# it out, so retention is bounded by bytes handed out, not by the JVM's garbage collector.
+# Numpy arrays that Java views read (view_to_java), oldest first, with their leases
+# (org.jhooks.ndarray.ViewLease) and total bytes: each is kept alive after the callback that received
+# its view until VIEW_BUDGET bytes of newer views push it out, so retention is bounded by bytes
+# handed out, not by the JVM's garbage collector. Its lease is released before its memory can be
+# freed, so a Java hook reading a view it kept gets an IllegalStateException, not freed memory.
 VIEW_BUDGET = int(float(os.environ.get("JHOOKS_VIEW_BUDGET_MB", "256")) * 2**20)
 _kept: collections.deque = collections.deque()
 _kept_bytes = 0
 _kept_lock = threading.Lock()
+_retired: list = []  # the arrays pushed out last, freed at the next push-out (a grace period)
 
 
-def _keep(a: np.ndarray) -> None:
-    global _kept_bytes
+def _keep(a: np.ndarray, lease: Any) -> None:
+    global _kept_bytes, _retired
     with _kept_lock:
-        _kept.append(a)
+        _kept.append((a, lease))
         _kept_bytes += a.nbytes
+        retired = []
         while _kept_bytes > VIEW_BUDGET and len(_kept) > 1:
-            _kept_bytes -= _kept.popleft().nbytes
+            old, old_lease = _kept.popleft()
+            _kept_bytes -= old.nbytes
+            if getrefcount(old) > 2:  # still held by its caller: valid until the caller lets go
+                weakref.finalize(old, old_lease.release).atexit = False
+            else:
+                old_lease.release()  # waits for copies under way; element reads get the grace below
+                retired.append(old)
+        if retired:
+            _retired = retired
 
 
 def view_to_java(value: Any) -> Any:
@@ -125,8 +139,10 @@ def view_to_java(value: Any) -> Any:
     Same dtype, shape and values as :func:`to_java`. The view is valid while the caller holds
     ``value`` (for a hook: during its callback) and afterwards until views of ``VIEW_BUDGET`` more
     bytes were handed out (``JHOOKS_VIEW_BUDGET_MB``, default 256); a Java hook that keeps a value
-    must copy it. Writing to the view throws ``java.nio.ReadOnlyBufferException``. An array that is
-    not C-contiguous in native byte order is converted by numpy first (a copy the view then owns).
+    must copy it: a view read after its numpy memory was let go throws ``IllegalStateException``
+    naming the value (``org.jhooks.ndarray.ViewLease``), never reads freed memory. Writing to the
+    view throws ``java.nio.ReadOnlyBufferException``. An array that is not C-contiguous in native
+    byte order is converted by numpy first (a copy the view then owns).
     Raises TypeError naming a dtype that has no Java twin."""
     jpype = _java()
     a = np.asarray(value)
@@ -140,8 +156,9 @@ def view_to_java(value: Any) -> Any:
     # is given alive until the JVM collects the buffer; _keep bounds the lifetime by bytes instead.
     raw = (ctypes.c_char * native.nbytes).from_address(native.ctypes.data)
     buffer = jpype.nio.convertToDirectBuffer(raw)
-    _keep(native)
-    return _bridge_arrays().view(buffer, name, _shape(a.shape))
+    lease = _jclass("org.jhooks.ndarray.ViewLease")()
+    _keep(a if native.base is a else native, lease)  # the caller's array, or numpy's own copy
+    return _bridge_arrays().view(buffer, name, _shape(a.shape), lease)
 
 
 def _strings_to_java(a: np.ndarray) -> Any:

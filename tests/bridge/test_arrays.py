@@ -200,7 +200,31 @@ def test_views_keep_at_most_the_budget_alive_after_their_callbacks(monkeypatch):
     monkeypatch.setattr(arrays, "VIEW_BUDGET", 3 * 4096)
     monkeypatch.setattr(arrays, "_kept", __import__("collections").deque())
     monkeypatch.setattr(arrays, "_kept_bytes", 0)
+    monkeypatch.setattr(arrays, "_retired", [])
+    views = []
     for i in range(10):
-        arrays.view_to_java(np.full(1024, i, np.float32))  # 4096 bytes each
+        views.append(arrays.view_to_java(np.full(1024, i, np.float32)))  # 4096 bytes each
         assert arrays._kept_bytes <= 3 * 4096
-    assert [int(k[0]) for k in arrays._kept] == [7, 8, 9]
+    assert [int(a[0]) for a, _ in arrays._kept] == [7, 8, 9]
+    # the views of the arrays let go are ended, the retained ones still read their values
+    assert [bool(lease.isValid()) for _, lease in arrays._kept] == [True] * 3
+    assert [float(at(v, 0)) for v in views[7:]] == [7.0, 8.0, 9.0]
+    for v in views[:7]:
+        with pytest.raises(jpype.JClass("java.lang.IllegalStateException"), match="float32 value of shape"):
+            at(v, 0)
+
+
+def test_a_view_whose_array_its_caller_still_holds_stays_valid_until_the_caller_lets_go(monkeypatch):
+    from jhooks.bridge import arrays
+
+    monkeypatch.setattr(arrays, "VIEW_BUDGET", 4096)
+    monkeypatch.setattr(arrays, "_kept", __import__("collections").deque())
+    monkeypatch.setattr(arrays, "_kept_bytes", 0)
+    monkeypatch.setattr(arrays, "_retired", [])
+    held = np.full(1024, 5, np.float32)
+    view = arrays.view_to_java(held)
+    arrays.view_to_java(np.full(1024, 6, np.float32))  # pushes `held` out of the budget
+    assert float(at(view, 3)) == 5.0  # the caller (e.g. a results dict during the callback) holds it
+    del held
+    with pytest.raises(jpype.JClass("java.lang.IllegalStateException"), match="Copy it inside the callback"):
+        at(view, 3)

@@ -3,6 +3,7 @@ package org.jhooks.bridge;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.jhooks.ndarray.DType;
+import org.jhooks.ndarray.ViewLease;
 import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
@@ -49,6 +50,17 @@ public final class Arrays {
    */
   public static NdArray<?> view(ByteBuffer src, String dtype, long[] shape) {
     return DType.ofNumpy(dtype).view(src, Shape.of(shape));
+  }
+
+  /**
+   * {@link #view(ByteBuffer, String, long[])} under {@code lease}, which the Python side releases
+   * before the numpy memory can be freed: a read after that throws {@link IllegalStateException}
+   * naming the value (copy it inside the callback to keep it) instead of reading freed memory.
+   *
+   * @throws IllegalArgumentException unknown or string dtype, or a buffer of the wrong size
+   */
+  public static NdArray<?> view(ByteBuffer src, String dtype, long[] shape, ViewLease lease) {
+    return DType.ofNumpy(dtype).view(src, Shape.of(shape), lease);
   }
 
   /**

@@ -13,7 +13,13 @@ import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.ndarray.ShortNdArray;
+import org.tensorflow.ndarray.buffer.ByteDataBuffer;
 import org.tensorflow.ndarray.buffer.DataBuffers;
+import org.tensorflow.ndarray.buffer.DoubleDataBuffer;
+import org.tensorflow.ndarray.buffer.FloatDataBuffer;
+import org.tensorflow.ndarray.buffer.IntDataBuffer;
+import org.tensorflow.ndarray.buffer.LongDataBuffer;
+import org.tensorflow.ndarray.buffer.ShortDataBuffer;
 import org.tensorflow.ndarray.buffer.layout.DataLayouts;
 
 /**
@@ -330,36 +336,75 @@ public enum DType {
    * @throws IllegalArgumentException a string dtype, or a buffer of the wrong size
    */
   public NdArray<?> view(ByteBuffer src, Shape shape) {
+    return view(src, shape, null);
+  }
+
+  /**
+   * {@link #view(ByteBuffer, Shape)} under {@code lease}: once the lease is released, every read of
+   * the array or of a sub-array made from it throws {@link IllegalStateException} (naming the dtype
+   * and shape) instead of reading memory that may have been freed. {@code null}: no lease.
+   *
+   * @throws IllegalArgumentException a string dtype, or a buffer of the wrong size
+   */
+  public NdArray<?> view(ByteBuffer src, Shape shape, ViewLease lease) {
     ByteBuffer b = src.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
     b.rewind();
     checkSize(b, shape);
+    if (lease != null) {
+      lease.describe("a " + numpy + " value of shape " + shape);
+    }
     switch (this) {
       case FLOAT32:
-        return NdArrays.wrap(shape, DataBuffers.of(b.asFloatBuffer()));
+        return NdArrays.wrap(shape, leased(DataBuffers.of(b.asFloatBuffer()), lease));
       case FLOAT64:
-        return NdArrays.wrap(shape, DataBuffers.of(b.asDoubleBuffer()));
+        return NdArrays.wrap(shape, leased(DataBuffers.of(b.asDoubleBuffer()), lease));
       case FLOAT16:
       case BFLOAT16:
         return tag(
             NdArrays.wrap(
                 shape,
                 (this == FLOAT16 ? DataLayouts.FLOAT16 : DataLayouts.BFLOAT16)
-                    .applyTo(DataBuffers.of(b.asShortBuffer()))));
+                    .applyTo(leased(DataBuffers.of(b.asShortBuffer()), lease))));
       case INT32:
-        return NdArrays.wrap(shape, DataBuffers.of(b.asIntBuffer()));
+        return NdArrays.wrap(shape, leased(DataBuffers.of(b.asIntBuffer()), lease));
       case INT64:
-        return NdArrays.wrap(shape, DataBuffers.of(b.asLongBuffer()));
+        return NdArrays.wrap(shape, leased(DataBuffers.of(b.asLongBuffer()), lease));
       case INT8:
       case UINT8:
-        return tag(NdArrays.wrap(shape, DataBuffers.of(b.slice())));
+        return tag(NdArrays.wrap(shape, leased(DataBuffers.of(b.slice()), lease)));
       case INT16:
       case UINT16:
-        return tag(NdArrays.wrap(shape, DataBuffers.of(b.asShortBuffer())));
+        return tag(NdArrays.wrap(shape, leased(DataBuffers.of(b.asShortBuffer()), lease)));
       case BOOL:
-        return NdArrays.wrap(shape, DataLayouts.BOOL.applyTo(DataBuffers.of(b.slice())));
+        return NdArrays.wrap(
+            shape, DataLayouts.BOOL.applyTo(leased(DataBuffers.of(b.slice()), lease)));
       default:
         throw new IllegalArgumentException("a " + numpy + " array has no byte layout");
     }
+  }
+
+  private static FloatDataBuffer leased(FloatDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
+  }
+
+  private static DoubleDataBuffer leased(DoubleDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
+  }
+
+  private static IntDataBuffer leased(IntDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
+  }
+
+  private static LongDataBuffer leased(LongDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
+  }
+
+  private static ShortDataBuffer leased(ShortDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
+  }
+
+  private static ByteDataBuffer leased(ByteDataBuffer b, ViewLease lease) {
+    return lease == null ? b : LeasedBuffers.of(b, lease);
   }
 
   /**

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
@@ -23,9 +22,12 @@ import org.tensorflow.ndarray.buffer.DataBuffers;
  * both are tracked by weak references) and is reused for a value of the same size, since fresh
  * memory costs a page fault per page. References clear only when the JVM collects; the JDK asks for
  * a collection only when {@code -XX:MaxDirectMemorySize} (by default the maximum heap) is reached,
- * so here one is requested after every {@link #budget()} new bytes (system property {@code
- * jhooks.directBudgetMb}, default 256): memory held by values nobody keeps stays bounded by about
- * twice that budget, whatever the heap size. Thread-safe.
+ * so here one is requested when no free memory fits and the values handed out since the last
+ * collection that may still be read exceed {@link #budget()} (system property {@code
+ * jhooks.directBudgetMb}, default 256) or twice the largest value, whichever is more: memory held
+ * by values nobody keeps stays bounded by about twice that, whatever the heap size, and a value as
+ * large as the budget costs a collection every other step, not every step ({@link
+ * #collectionsRequested()}). Thread-safe.
  */
 public final class DirectValues {
   private DirectValues() {}
@@ -34,9 +36,16 @@ public final class DirectValues {
   public static final long MIN_BYTES = 1 << 20;
 
   private static final long BUDGET = Long.getLong("jhooks.directBudgetMb", 256L) * (1L << 20);
-  private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-  private static final Map<Integer, List<Entry>> BUFFERS = new HashMap<>();
-  private static long sinceCollection;
+  // The lease of each array handed out, by the array's identity.
+  private static final WeakIdentityTable<Lease> BUFFERS =
+      new WeakIdentityTable<>(DirectValues::arrayGone);
+  // Bytes of values handed out and not known to be free, that many right after the last
+  // collection (values still read then), and the largest value handed out.
+  private static long outstanding;
+  private static long liveAfterCollection;
+  private static long largest;
+  private static long collections;
+  private static long allocated;
   // Buffers handed out (as duplicates) and buffers free for reuse, by capacity: fresh direct
   // memory costs a page fault per page, reused memory does not.
   private static final ReferenceQueue<ByteBuffer> RETURNED = new ReferenceQueue<>();
@@ -48,22 +57,39 @@ public final class DirectValues {
   // (held by nothing here) are unreachable; one collection clears both.
   private static final class Lease extends WeakReference<ByteBuffer> {
     final ByteBuffer memory;
-    int pending = 2;
+    // Both must be gone: the array (its entry in BUFFERS) and the buffer handed to Python (this).
+    boolean arrayGone;
+    boolean handedOutGone;
 
     Lease(ByteBuffer handedOut, ByteBuffer memory) {
       super(handedOut, RETURNED);
       this.memory = memory;
+      outstanding += memory.capacity();
     }
   }
 
-  private static final class Entry extends WeakReference<Object> {
-    final int hash;
-    final Lease lease;
+  /** Bytes of values handed out that may still be read (not yet known to be unreachable). */
+  public static long outstandingBytes() {
+    synchronized (BUFFERS) {
+      expunge();
+      return outstanding;
+    }
+  }
 
-    Entry(Object referent, Lease lease) {
-      super(referent, QUEUE);
-      this.hash = System.identityHashCode(referent);
-      this.lease = lease;
+  /**
+   * How many collections this class has asked the JVM for ({@code System.gc()}) since the JVM
+   * started.
+   */
+  public static long collectionsRequested() {
+    synchronized (BUFFERS) {
+      return collections;
+    }
+  }
+
+  /** Bytes of fresh direct memory allocated since the JVM started (reused memory not counted). */
+  public static long bytesAllocated() {
+    synchronized (BUFFERS) {
+      return allocated;
     }
   }
 
@@ -96,7 +122,10 @@ public final class DirectValues {
     Shape shape = tensor.shape();
     ByteBuffer memory = memory(Math.toIntExact(shape.size() * dtype.itemSize()));
     ByteBuffer bytes = memory.duplicate().order(ByteOrder.nativeOrder());
-    Lease lease = new Lease(bytes, memory);
+    Lease lease;
+    synchronized (BUFFERS) {
+      lease = new Lease(bytes, memory);
+    }
     NativeCopy.copy(tensor, bytes);
     NdArray<?> array;
     switch (dtype) {
@@ -117,49 +146,101 @@ public final class DirectValues {
     }
     synchronized (BUFFERS) {
       LEASES.add(lease);
-      Entry e = new Entry(array, lease);
-      BUFFERS.computeIfAbsent(e.hash, h -> new ArrayList<>(1)).add(e);
+      BUFFERS.put(array, lease);
     }
     java.lang.ref.Reference.reachabilityFence(bytes);
     return array;
   }
 
-  // A free buffer of n bytes, or a new one; after BUDGET new bytes, asks the JVM to collect first
-  // so that buffers nobody reads any more come back.
+  // A free buffer of n bytes, or a new one. When none is free and the values handed out since the
+  // last collection exceed the threshold, asks the JVM to collect first so that buffers nobody
+  // reads any more come back (the JDK's own rule for direct buffers, with a budget instead of the
+  // heap size).
   private static ByteBuffer memory(int n) {
     ByteBuffer memory;
     boolean collect = false;
     synchronized (BUFFERS) {
       expunge();
+      largest = Math.max(largest, n);
       memory = take(n);
-      if (memory == null) {
-        sinceCollection += n;
-        collect = sinceCollection > BUDGET;
-        if (collect) {
-          sinceCollection = n;
-        }
-      }
+      collect = memory == null && outstanding - liveAfterCollection + n > threshold();
     }
     if (collect) {
-      System.gc(); // the JDK's own rule for direct buffers, with a budget instead of the heap size
+      collect();
       synchronized (BUFFERS) {
-        expunge();
         memory = take(n);
       }
     }
     if (memory == null) {
       memory = ByteBuffer.allocateDirect(n);
+      synchronized (BUFFERS) {
+        allocated += n;
+      }
     }
     return memory;
   }
 
-  private static void release(Lease l) {
-    if (--l.pending > 0) {
+  // Bytes of values (handed out since the last collection) or of free memory held before asking
+  // for a collection: the budget, or twice the largest value, so that a value as large as the
+  // budget does not cost a collection every step.
+  private static long threshold() {
+    return Math.max(BUDGET, 2 * largest);
+  }
+
+  // System.gc(), then takes in every reference it cleared at once: the reference handler queues
+  // them later (the JDK's Bits.reserveMemory waits for it), so memory freed now is reused now.
+  private static void collect() {
+    synchronized (BUFFERS) {
+      collections++;
+    }
+    System.gc();
+    synchronized (BUFFERS) {
+      expunge();
+      BUFFERS.sweep();
+      for (Lease l : new ArrayList<>(LEASES)) {
+        if (l.refersTo(null)) {
+          handedOutGone(l);
+        }
+      }
+      liveAfterCollection = outstanding;
+    }
+  }
+
+  // The array of l was collected (its entry left BUFFERS).
+  private static void arrayGone(Lease l) {
+    l.arrayGone = true;
+    releaseIfUnread(l);
+  }
+
+  // The buffer handed out under l was collected (seen cleared, or polled from RETURNED).
+  private static void handedOutGone(Lease l) {
+    l.handedOutGone = true;
+    releaseIfUnread(l);
+  }
+
+  private static void releaseIfUnread(Lease l) {
+    if (!l.arrayGone || !l.handedOutGone || !LEASES.remove(l)) {
       return;
     }
-    LEASES.remove(l);
     int n = l.memory.capacity();
-    if (freeBytes + n <= BUDGET) {
+    outstanding -= n;
+    liveAfterCollection = Math.min(liveAfterCollection, outstanding);
+    long limit = threshold();
+    if (n > limit) {
+      return;
+    }
+    // free memory of other sizes goes first (the collector frees it), so the pool holds what is
+    // fetched now
+    java.util.Iterator<Map.Entry<Integer, java.util.ArrayDeque<ByteBuffer>>> sizes =
+        FREE.entrySet().iterator();
+    while (freeBytes + n > limit && sizes.hasNext()) {
+      Map.Entry<Integer, java.util.ArrayDeque<ByteBuffer>> size = sizes.next();
+      if (size.getKey() != n) {
+        freeBytes -= (long) size.getKey() * size.getValue().size();
+        sizes.remove();
+      }
+    }
+    if (freeBytes + n <= limit) {
       FREE.computeIfAbsent(n, k -> new java.util.ArrayDeque<>()).push(l.memory);
       freeBytes += n;
     }
@@ -175,40 +256,22 @@ public final class DirectValues {
   }
 
   /**
-   * The direct memory behind {@code array} (C order, native byte order) when {@link #allocate} made
+   * The direct memory behind {@code array} (C order, native byte order) when {@link #copyOf} made
    * it, else {@code null}. The buffer stays valid as long as it is referenced.
    */
   public static ByteBuffer bytes(NdArray<?> array) {
     synchronized (BUFFERS) {
       expunge();
-      List<Entry> entries = BUFFERS.get(System.identityHashCode(array));
-      if (entries != null) {
-        for (Entry e : entries) {
-          if (e.get() == array) {
-            return e.lease.get();
-          }
-        }
-      }
+      Lease lease = BUFFERS.get(array);
+      return lease == null ? null : lease.get();
     }
-    return null;
   }
 
   private static void expunge() {
     Object returned;
     while ((returned = RETURNED.poll()) != null) {
-      release((Lease) returned);
+      handedOutGone((Lease) returned);
     }
-    Object ref;
-    while ((ref = QUEUE.poll()) != null) {
-      Entry e = (Entry) ref;
-      release(e.lease);
-      List<Entry> entries = BUFFERS.get(e.hash);
-      if (entries != null) {
-        entries.remove(e);
-        if (entries.isEmpty()) {
-          BUFFERS.remove(e.hash);
-        }
-      }
-    }
+    BUFFERS.expunge();
   }
 }

@@ -3,6 +3,7 @@ package org.jhooks.tf;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,56 @@ public class DirectValuesTest {
       assertEquals("value " + i, step, v.getFloat(0), 0f);
       assertEquals("value " + i, step, v.getFloat(elements - 1), 0f);
       assertEquals("value " + i, step, v.getFloat(elements / 2), 0f);
+    }
+  }
+
+  /** In runs of train_step, fetches big0:0 and reads one element of it; keeps nothing. */
+  static final class ReadHook implements Hook {
+    float last;
+
+    @Override
+    public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+      return "train_step".equals(runContext.originalArgs().fetches())
+          ? SessionRunArgs.of("big0:0")
+          : null;
+    }
+
+    @Override
+    public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+      FloatNdArray v = (FloatNdArray) runValues.results();
+      last = v.getFloat(v.size() - 1);
+    }
+  }
+
+  /**
+   * One fetch as large as the whole budget a step: collections are asked for every other step, not
+   * every step (the threshold is twice the largest value), and memory freed by one is reused at
+   * once (not fresh direct memory each step).
+   */
+  @Test
+  public void aFetchAsLargeAsTheBudgetIsReusedWithoutACollectionEveryStep() {
+    long elements = DirectValues.budget() / 4; // one fetch of the whole budget (256 MB) a step
+    int steps = 8;
+    ReadHook hook = new ReadHook();
+    try (Graph g = BigVariableGraph.build(elements, true)) {
+      MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build();
+      try {
+        long collections = DirectValues.collectionsRequested();
+        long allocated = DirectValues.bytesAllocated();
+        for (int i = 0; i < steps; i++) {
+          s.run("train_step");
+          assertEquals(i + 1f, hook.last, 0f);
+        }
+        long asked = DirectValues.collectionsRequested() - collections;
+        long fresh = DirectValues.bytesAllocated() - allocated;
+        assertTrue(
+            "asked for " + asked + " collections in " + steps + " steps", asked <= steps / 2);
+        assertTrue(
+            "allocated " + (fresh >> 20) + " MiB of fresh direct memory",
+            fresh <= 3 * elements * 4);
+      } finally {
+        s.close();
+      }
     }
   }
 
