@@ -59,6 +59,17 @@ def call(handle: int, method: str, *args: Any) -> Any:
     return getattr(target, method)(*args) if handle else target(*args)
 
 
+def call_function(module: str, function: str, *args: Any) -> Any:
+    """What ``EmbeddedPython.callFunction`` runs: ``module.function(*args)``, its exceptions leaving as
+    Java ones (jhooks.bridge.exceptions.python_errors). For Java code that starts Python work (the
+    conformance runner), not for specs from users: those go through the PythonHooks loader's checks."""
+    import importlib
+
+    from jhooks.bridge.exceptions import python_errors
+
+    return python_errors(getattr(importlib.import_module(module), function))(*args)
+
+
 def start() -> None:
     """Run once by ``EmbeddedPython.start()``: refuses a JVM without the options that let Python's
     TensorFlow and tensorflow-java share one runtime (jhooks.bridge.jvm.check_embedding_jvm, a

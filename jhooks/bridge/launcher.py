@@ -44,9 +44,11 @@ def resolve(spec: str) -> Any:
     except ImportError as e:
         missing = getattr(e, "name", None)
         if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):
+            from jhooks.bridge.backend import embedded
+
+            how = "PYTHONPATH=DIR java ..." if embedded() else "PYTHONPATH=DIR python -m jhooks java ..."
             fix = (
-                f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH "
-                "(PYTHONPATH=DIR python -m jhooks java ...) or pip install its package"
+                f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH ({how}) or pip install its package"
             )
         else:
             fix = "it was found, but importing it failed: fix that import (--debug shows the traceback)"

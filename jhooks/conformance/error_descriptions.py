@@ -10,6 +10,12 @@ from typing import Any
 
 
 def _is_java(exc: Any) -> bool:
+    from jhooks.bridge.backend import embedded
+
+    if embedded():  # the jep backend: a Java exception is its JavaException
+        from jhooks.bridge.jep_backend import JavaException
+
+        return isinstance(exc, JavaException)
     try:
         import jpype
     except ImportError:

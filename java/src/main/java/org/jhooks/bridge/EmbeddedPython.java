@@ -129,6 +129,21 @@ public final class EmbeddedPython {
   }
 
   /**
+   * Calls the Python function {@code module.function(args)} on this thread's interpreter, starting
+   * it first if needed; its exceptions arrive as by {@link #call}. For Java code that runs Python
+   * work it names itself, never for names from users (hooks from specs go through {@code
+   * PythonHooks.load}, which checks them).
+   */
+  public static Object callFunction(String module, String function, Object... args) {
+    start();
+    Object[] all = new Object[args.length + 2];
+    all[0] = module;
+    all[1] = function;
+    System.arraycopy(args, 0, all, 2, args.length);
+    return call(0L, "call_function", all);
+  }
+
+  /**
    * A Java object implementing {@code iface} whose methods call the methods of the same name of
    * the Python object registered as {@code handle}, from any Java thread. {@code equals}/{@code
    * hashCode} are identity, {@code toString} says which interface and handle. Numbers Python
