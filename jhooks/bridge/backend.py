@@ -121,6 +121,16 @@ class Backend:
         """What Python raises in a callback so that Java receives ``throwable`` itself."""
         raise NotImplementedError
 
+    def class_names(self, value: Any) -> list[str]:
+        """The binary names of the class of the Java object ``value`` (or wrapped Java exception) and
+        of its superclasses, nearest first (``java.lang.Object`` last)."""
+        names = []
+        c = self.unwrap(value).getClass()
+        while c is not None:
+            names.append(str(c.getName()))
+            c = c.getSuperclass()
+        return names
+
     def is_instance(self, value: Any, class_name: str) -> bool:
         """Whether ``value`` (a Java object, or a wrapped Java exception) is an instance of ``class_name``."""
         try:

@@ -148,17 +148,18 @@ def to_java(error: BaseException, carrier: Any) -> Any:
     return None
 
 
-def _twins_of_java(java_class: Any) -> list[tuple[Twin, str]]:
-    """The table entries of ``java_class`` and of its org.jhooks superclasses, nearest first, with
-    that class's name."""
+def _simple_name(java_name: str) -> str:
+    return java_name.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+
+
+def _twins_of_java(class_names: list[str]) -> list[tuple[Twin, str]]:
+    """The table entries of the Java classes ``class_names`` (a class and its superclasses, nearest
+    first) that are org.jhooks classes, nearest first, with that class's name."""
     out = []
-    c = java_class
-    while c is not None:
-        name = str(c.getName())
-        twin = _BY_JAVA.get(str(c.getSimpleName()))
+    for name in class_names:
+        twin = _BY_JAVA.get(_simple_name(name))
         if twin is not None and _python_package(name) is not None:
             out.append((twin, name))
-        c = c.getSuperclass()
     return out
 
 
@@ -195,7 +196,7 @@ def to_python(error: Any, original: Callable[[Any], BaseException | None]) -> Ba
     """
     from jhooks.bridge.backend import current
 
-    for twin, java_name in _twins_of_java(current().unwrap(error).getClass()):
+    for twin, java_name in _twins_of_java(current().class_names(error)):
         cls = _python_class(twin, java_name)
         if cls is not None:
             break

@@ -51,7 +51,7 @@ def type_name(exc: BaseException) -> str:
     """``module.QualName`` of a Python exception, the Java class name of a Java one."""
     java = _backend().java_error(exc)
     if java is not None:
-        return str(cast(Any, java).getClass().getName())
+        return _backend().class_names(java)[0]
     cls = type(exc)
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -173,7 +173,7 @@ def _process_ending(exc: Any) -> BaseException | None:
         original = _carried(c)
         if isinstance(original, (SystemExit, KeyboardInterrupt)):
             return original
-        interrupted = interrupted or str(c.getClass().getName()) == "java.lang.InterruptedException"
+        interrupted = interrupted or _backend().class_names(c)[0] == "java.lang.InterruptedException"
         nxt = c.getCause()
         c = None if nxt is None or nxt.equals(c) else nxt
         seen += 1

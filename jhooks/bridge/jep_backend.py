@@ -95,9 +95,14 @@ class JavaException(Exception):
             raise AttributeError(name)
         return getattr(self.java, name)
 
+    def __repr__(self) -> str:
+        return f"JavaException({str(self)!r})"
+
     def __str__(self) -> str:
         message = self.java.getMessage()
-        name = str(self.java.getClass().getName())
+        from jhooks.bridge.backend import current
+
+        name = current().class_names(self.java)[0]
         return name if message is None else f"{name}: {message}"
 
 
@@ -173,3 +178,7 @@ class JepBackend(Backend):
 
     def raisable(self, throwable: Any) -> BaseException:
         return self.wrap(throwable)
+
+    def class_names(self, value: Any) -> list[str]:
+        # jep hands a java.lang.Class to Python as a PyJClass without Class's methods: Java lists them
+        return [str(n) for n in self._embedded.classNames(self.unwrap(value))]

@@ -58,7 +58,7 @@ def fetches_to_python(fetches: Any) -> Any:
     if isinstance(fetches, _jclass("java.util.Map")):
         return {str(e.getKey()): fetches_to_python(e.getValue()) for e in fetches.entrySet()}
     raise SessionRunArgsError(
-        f"a Java fetch must be a String, List or Map, got {fetches.getClass().getName()} {fetches}"
+        f"a Java fetch must be a String, List or Map, got {_backend().class_names(fetches)[0]} {fetches}"
     )
 
 
@@ -124,7 +124,7 @@ def results_to_python(results: Any, fetches: Any = None, leaf: Callable[[Any], A
         return [results_to_python(e, None, leaf) for e in results]
     if isinstance(results, _jclass("java.util.Map")):
         return {str(e.getKey()): results_to_python(e.getValue(), None, leaf) for e in results.entrySet()}
-    raise TypeError(f"a Java result must be an NdArray, List or Map, got {results.getClass().getName()}")
+    raise TypeError(f"a Java result must be an NdArray, List or Map, got {_backend().class_names(results)[0]}")
 
 
 # -- options, run args, run metadata, model ------------------------------------------------------

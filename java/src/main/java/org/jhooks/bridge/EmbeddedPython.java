@@ -8,6 +8,8 @@ import java.lang.reflect.Proxy;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * CPython embedded in a JVM that Java started (plain {@code java}, Gradle {@code run}, a container
@@ -17,12 +19,11 @@ import java.nio.file.Path;
  *
  * <p>{@link #start()} starts the interpreter once per process. The Python environment is the one
  * whose {@code jep} package holds the jep jar on the classpath: its {@code libjep.so} (the native
- * library built with that jar; a jar and a library of different jep builds crash the JVM) is
- * loaded from the jar's directory, and when that directory is inside a virtual environment the
- * interpreter runs as that environment's {@code bin/python}, so its site-packages (jhooks, numpy,
- * TensorFlow, the hook modules) are importable without {@code PYTHONPATH}. {@code
- * -Djhooks.python=PATH} or the environment variable {@code JHOOKS_PYTHON} name another Python
- * executable of the environment.
+ * library built with that jar; a jar and a library of different jep builds crash the JVM) is loaded
+ * from the jar's directory, and when that directory is inside a virtual environment the interpreter
+ * runs as that environment's {@code bin/python}, so its site-packages (jhooks, numpy, TensorFlow,
+ * the hook modules) are importable without {@code PYTHONPATH}. {@code -Djhooks.python=PATH} or the
+ * environment variable {@code JHOOKS_PYTHON} name another Python executable of the environment.
  *
  * <p>Threads: jep lets a thread call Python only through an interpreter it opened itself, so each
  * Java thread that calls a Python object gets its own {@code jep.SharedInterpreter} (all share one
@@ -44,7 +45,7 @@ public final class EmbeddedPython {
   public static final String HOW_TO_GET_JEP =
       "put the jep jar of your Python environment on the classpath"
           + " (pip install 'jhooks[jep]', then -cp ...:<site-packages>/jep/jep-<version>.jar;"
-          + " 'python -m jhooks jvm-options' prints it), never a jar from Maven Central";
+          + " 'python -m jhooks jvm-options --jep-jar' prints it), never a jar from Maven Central";
 
   private static final String CALL = "_jhooks_call";
   private static final ThreadLocal<Object> INTERPRETER = new ThreadLocal<>();
@@ -144,8 +145,8 @@ public final class EmbeddedPython {
   }
 
   /**
-   * A Java object implementing {@code iface} whose methods call the methods of the same name of
-   * the Python object registered as {@code handle}, from any Java thread. {@code equals}/{@code
+   * A Java object implementing {@code iface} whose methods call the methods of the same name of the
+   * Python object registered as {@code handle}, from any Java thread. {@code equals}/{@code
    * hashCode} are identity, {@code toString} says which interface and handle. Numbers Python
    * returns are narrowed to the method's primitive return type.
    */
@@ -182,6 +183,19 @@ public final class EmbeddedPython {
   public static Object proxyOf(String iface, long handle, String description)
       throws ClassNotFoundException {
     return proxy(Class.forName(iface), handle, description);
+  }
+
+  /**
+   * The binary names of the class of {@code value} and of its superclasses, nearest first: what
+   * Python's {@code Class.getName()}/{@code getSuperclass()} walk gives on JPype (jep hands a
+   * {@code java.lang.Class} to Python without those methods).
+   */
+  public static String[] classNames(Object value) {
+    List<String> names = new ArrayList<>();
+    for (Class<?> c = value.getClass(); c != null; c = c.getSuperclass()) {
+      names.add(c.getName());
+    }
+    return names.toArray(new String[0]);
   }
 
   private static Object narrowed(Object result, Class<?> type) {

@@ -6,12 +6,12 @@ import java.util.List;
 import org.jhooks.bridge.EmbeddedPython;
 
 /**
- * Runs the conformance suite's JVM-driver combinations with Python hooks on the jep backend, in this
- * JVM (started by plain {@code java}, with jep's jar of the Python environment on the classpath and
- * the options of {@code python -m jhooks jvm-options}): {@code EmbeddedConformance
- * jvm-driver-python-hooks [jvm-driver-mixed-hooks ...] [-- SCENARIO ...]}. Prints one line per
- * case ({@code passed|xfailed|skipped|failed <case id>}) and exits with status 1 when a case
- * failed. The Python half is {@code jhooks.conformance.embedded}.
+ * Runs the conformance suite's JVM-driver combinations with Python hooks on the jep backend, in
+ * this JVM (started by plain {@code java}, with jep's jar of the Python environment on the
+ * classpath and the options of {@code python -m jhooks jvm-options}): {@code EmbeddedConformance
+ * jvm-driver-python-hooks [jvm-driver-mixed-hooks ...] [-- SCENARIO ...]}. Prints one line per case
+ * ({@code passed|xfailed|skipped|failed <case id>}) and exits with status 1 when a case failed. The
+ * Python half is {@code jhooks.conformance.embedded}.
  */
 public final class EmbeddedConformance {
   private EmbeddedConformance() {}

@@ -88,8 +88,8 @@ public final class PythonHooks {
    *     classpath
    * @throws org.jhooks.bridge.PythonException the spec names no hook class or factory (nothing was
    *     called; Python's {@code LauncherError}), or the import or the constructor failed; on the
-   *     jep backend also when the JVM lacks the shared-runtime options (Python's {@code
-   *     JvmError}, naming the flags to add)
+   *     jep backend also when the JVM lacks the shared-runtime options (Python's {@code JvmError},
+   *     naming the flags to add)
    */
   public static Hook load(String spec, Object... args) {
     return loader().loadHook(spec, args);

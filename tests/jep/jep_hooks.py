@@ -1,0 +1,81 @@
+"""Python hooks that tests/jep loads by spec from a JVM started by plain ``java`` (jep backend)."""
+
+import json
+import threading
+import time
+
+import jhooks
+
+
+def say(**fields):
+    print("PY " + json.dumps(fields, sort_keys=True), flush=True)
+
+
+class ThreadCounter(jhooks.Hook):
+    """Counts beginSession calls and the Python thread idents they came on."""
+
+    def __init__(self):
+        self.calls = 0
+        self.threads = set()
+        self.lock = threading.Lock()
+
+    def beginSession(self):
+        with self.lock:
+            self.calls += 1
+            self.threads.add(threading.get_ident())
+
+    def end(self, session):
+        say(calls=self.calls, threads=len(self.threads))
+
+
+class Failing(jhooks.Hook):
+    """beginSession: a ValueError caused by a KeyError; end: a jhooks.HookError; onError: re-raises
+    the Java error it gets; beforeSessionRun: returns something that is not SessionRunArgs."""
+
+    def beginSession(self):
+        try:
+            {}["missing"]
+        except KeyError as e:
+            raise ValueError("bad value 42") from e
+
+    def end(self, session):
+        raise jhooks.HookError("jep_hooks.Failing", "end", "refused at the end")
+
+    def onError(self, session, error):
+        say(onError=str(error), kind=type(error).__name__)
+        raise error
+
+    def beforeSessionRun(self, runContext):
+        return "not run args"
+
+
+class Values(jhooks.Hook):
+    """Fetches every result Java offers; reports dtypes, shapes, values and whether ``big`` is a
+    read-only view of Java's memory (it checks again in end(), after Java wrote into it)."""
+
+    def beforeSessionRun(self, runContext):
+        return jhooks.SessionRunArgs({k: k for k in ("f32", "f64", "i32", "i64", "b", "s", "big")})
+
+    def afterSessionRun(self, runContext, runValues):
+        r = runValues.results
+        self.big = r["big"]
+        say(
+            dtypes={k: str(v.dtype) for k, v in r.items()},
+            shapes={k: list(v.shape) for k, v in r.items()},
+            values={
+                k: (v.tolist() if k != "s" else [x.decode() for x in v.tolist()]) for k, v in r.items() if k != "big"
+            },
+            bigView=bool(not r["big"].flags.owndata and not r["big"].flags.writeable),
+            bigFirst=float(r["big"].flat[0]),
+        )
+
+    def end(self, session):
+        say(bigFirstLater=float(self.big.flat[0]))
+
+
+class Sleeper(jhooks.Hook):
+    """beginSession never returns (a stuck callback)."""
+
+    def beginSession(self):
+        say(sleeping=True)
+        time.sleep(3600)
