@@ -324,6 +324,13 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
     JVM started elsewhere lacks the jhooks jar; jhooks.bridge.classpath.ClasspathError when the jar
     is missing or another version.
     """
+    from jhooks.bridge.backend import embedded
+
+    if embedded():
+        raise JvmError(
+            'this Python runs inside a JVM through jep (the jep backend, docs/bridge.md "Backends"): Python '
+            "cannot start or extend that JVM; Java hooks in Python sessions need a process that Python starts"
+        )
     import jpype
 
     global _mode, _hooks_only_because

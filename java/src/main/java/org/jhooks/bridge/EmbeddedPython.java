@@ -50,6 +50,7 @@ public final class EmbeddedPython {
   private static final String CALL = "_jhooks_call";
   private static final ThreadLocal<Object> INTERPRETER = new ThreadLocal<>();
   private static volatile boolean started;
+  private static RuntimeException failure;
   private static Method invoke;
 
   private EmbeddedPython() {}
@@ -73,12 +74,25 @@ public final class EmbeddedPython {
    *     it)
    * @throws PythonException the Python side refused, e.g. {@code jhooks.bridge.jvm.JvmError} when
    *     the JVM lacks the options that let Python's TensorFlow and tensorflow-java share one
-   *     runtime (its message lists the exact {@code -D} flags)
+   *     runtime (its message lists the exact {@code -D} flags); later calls throw the same
+   *     exception again (what was refused cannot change while the JVM runs)
    */
   public static synchronized void start() {
+    if (failure != null) {
+      throw failure;
+    }
     if (started) {
       return;
     }
+    try {
+      startOnce();
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    }
+  }
+
+  private static void startOnce() {
     Class<?> main = jepClass("jep.MainInterpreter");
     if (main == null) {
       throw new IllegalStateException("jep is not on the classpath: " + HOW_TO_GET_JEP);
@@ -104,8 +118,8 @@ public final class EmbeddedPython {
       throw new IllegalStateException("jep on the classpath is unusable: " + HOW_TO_GET_JEP, e);
     }
     interpreter(); // the first one also initializes CPython
-    started = true;
     call(0L, "start");
+    started = true;
   }
 
   /**
