@@ -28,6 +28,37 @@ class ThreadCounter(jhooks.Hook):
         say(calls=self.calls, threads=len(self.threads))
 
 
+class SaveCounter(jhooks.CheckpointSaverListener):
+    """Records the global steps of afterSave and the threads they came on; asks to stop at step 30."""
+
+    def __init__(self):
+        self.steps = []
+        self.threads = set()
+
+    def afterSave(self, session, globalStep):
+        self.steps.append(globalStep)
+        self.threads.add(threading.get_ident())
+        return globalStep >= 30
+
+    def end(self, session, globalStep):
+        say(saves=sorted(self.steps), saveThreads=len(self.threads), endStep=globalStep)
+
+
+class Nested(jhooks.Hook):
+    """beginSession calls Java, which calls a Python listener on another Java thread and waits for
+    it: Python must not hold the GIL while it waits in Java (else this deadlocks)."""
+
+    def beginSession(self):
+        import jep
+
+        from jhooks.bridge import as_java_listener
+
+        listener = SaveCounter()
+        trigger = jep.findClass("org.jhooks.testing.Trigger")
+        stop = trigger.afterSaveOnThread(as_java_listener(listener), None, 40)
+        say(nestedStop=bool(stop), nestedSaves=listener.steps)
+
+
 class Failing(jhooks.Hook):
     """beginSession: a ValueError caused by a KeyError; end: a jhooks.HookError; onError: re-raises
     the Java error it gets; beforeSessionRun: returns something that is not SessionRunArgs."""

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -75,6 +76,22 @@ public final class JepChecks {
     for (Future<?> f : done) {
       f.get();
     }
+    // a listener called from a saver-like writer thread, as a checkpoint saver's listeners are
+    CheckpointSaverListener listener = PythonHooks.loadListener("jep_hooks:SaveCounter");
+    List<Boolean> stops = new ArrayList<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (long step = 10; step <= 30; step += 10) {
+                stops.add(listener.afterSave(null, step));
+              }
+            },
+            "checkpoint-writer");
+    writer.start();
+    writer.join();
+    listener.end(null, 30);
+    say("stops=" + stops);
+    PythonHooks.load("jep_hooks:Nested").beginSession();
     pool.shutdown();
     hook.end(null);
   }
