@@ -121,6 +121,12 @@ def test_exit_is_bounded_with_a_python_callback_stuck_on_a_java_thread(run_java)
     assert "JAVA exiting" in done.stdout
 
 
+def test_main_returning_with_a_python_callback_stuck_on_a_daemon_thread_exits_0(run_java):
+    done = run_java(CHECKS, "stuck-return", timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "JAVA returning" in done.stdout
+
+
 def test_conformance_jvm_driver_with_python_and_mixed_hooks_passes_on_jep(run_java):
     done = run_java("org.jhooks.conformance.EmbeddedConformance", "jvm-driver-python-hooks", "jvm-driver-mixed-hooks")
     outcomes = re.findall(r"^(passed|failed|xfailed|skipped) (\S+)$", done.stdout, re.M)

@@ -26,7 +26,7 @@ import org.tensorflow.types.TFloat32;
 
 /**
  * Runs one check of the jep backend in a JVM started by plain {@code java} (tests/jep): {@code
- * JepChecks threads|errors|values|stuck-exit|no-python}. Lines starting {@code JAVA } are what Java
+ * JepChecks threads|errors|values|stuck-exit|stuck-return|no-python}. Lines starting {@code JAVA } are what Java
  * saw; the Python hooks (tests/jep/jep_hooks.py) print lines starting {@code PY }.
  */
 public final class JepChecks {
@@ -45,6 +45,9 @@ public final class JepChecks {
         break;
       case "stuck-exit":
         stuckExit();
+        break;
+      case "stuck-return":
+        stuckReturn();
         break;
       case "no-python":
         say("available=" + PythonHooks.available());
@@ -188,6 +191,16 @@ public final class JepChecks {
     hook.afterSessionRun(context, new SessionRunValues(results, null, null));
     big.setFloat(-1f, 0, 0);
     hook.end(null);
+  }
+
+  /** A Python callback stuck on a daemon thread when main returns: the process ends with 0. */
+  private static void stuckReturn() throws Exception {
+    Hook hook = PythonHooks.load("jep_hooks:Sleeper");
+    Thread stuck = new Thread(hook::beginSession, "stuck-in-python");
+    stuck.setDaemon(true);
+    stuck.start();
+    Thread.sleep(500);
+    say("returning");
   }
 
   /**
