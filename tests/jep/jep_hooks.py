@@ -104,6 +104,49 @@ class Values(jhooks.Hook):
         say(bigFirstLater=float(self.big.flat[0]))
 
 
+def every_dtype():
+    """One small array of each dtype that crosses (jhooks.bridge.arrays.DTYPES), and strings."""
+    import ml_dtypes
+    import numpy as np
+
+    from jhooks.bridge.arrays import DTYPES
+
+    values = [[1.5, -2.0, 65504.0], [0.0, 1e-3, -7.25]]
+    out = {}
+    for name in DTYPES:
+        if name == "bool":
+            out[name] = np.array([[True, False, True], [False, False, True]])
+        elif name == "bfloat16":
+            out[name] = np.array(values, dtype=ml_dtypes.bfloat16)
+        elif name.startswith(("int", "uint")):
+            info = np.iinfo(name)
+            out[name] = np.array([[info.min, info.max, 0], [1, 2, 3]], dtype=name)
+        else:
+            out[name] = np.array(values, dtype=name)
+    out["string"] = np.array([b"caf\xc3\xa9", b"", b"\x00\xff"], dtype=object)
+    return out
+
+
+class EveryDtype(jhooks.Hook):
+    """Feeds one array of every dtype to Java (beforeSessionRun); afterSessionRun gets them back as
+    Java's results and reports whether each came back with the same dtype, shape and bytes."""
+
+    def beforeSessionRun(self, runContext):
+        self.sent = every_dtype()
+        return jhooks.SessionRunArgs(fetches={k: k for k in self.sent}, feeds=self.sent)
+
+    def afterSessionRun(self, runContext, runValues):
+        back = runValues.results
+        same = {}
+        for name, sent in self.sent.items():
+            got = back[name]
+            if name == "string":
+                same[name] = got.dtype == object and got.tolist() == sent.tolist()
+            else:
+                same[name] = got.dtype == sent.dtype and got.shape == sent.shape and got.tobytes() == sent.tobytes()
+        say(sameBack=same)
+
+
 class Sleeper(jhooks.Hook):
     """beginSession never returns (a stuck callback)."""
 

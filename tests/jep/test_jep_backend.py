@@ -99,6 +99,24 @@ def test_values_keep_dtype_shape_and_numbers_and_large_results_are_views(run_jav
     assert said["bigView"] is True and said["bigFirst"] == 3.5 and said["bigFirstLater"] == -1.0
 
 
+def test_every_dtype_crosses_both_ways_with_its_bytes(run_java):
+    import jep_hooks  # pytest puts tests/jep on sys.path: the same arrays, made here
+
+    done = run_java(CHECKS, "dtypes")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    java = java_said(done)
+    sent = jep_hooks.every_dtype()
+    for name, array in sent.items():
+        dtype, rest = java[f"feed.{name}"].split(" ", 1)
+        shape, data = rest.rsplit(" ", 1)
+        assert (dtype, shape) == (name, str(list(array.shape))), name
+        if name == "string":
+            assert data == "".join(bytes(v).hex() + "," for v in array.tolist())
+        else:
+            assert data == array.tobytes().hex(), name
+    assert python_said(done)["sameBack"] == {name: True for name in sent}
+
+
 def test_a_jvm_without_the_runtime_options_is_refused_naming_the_exact_flags(run_java, runtime_options):
     done = run_java(CHECKS, "threads", options=[])
     assert done.returncode != 0

@@ -3,6 +3,7 @@ package org.jhooks.jeptest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,8 @@ import org.tensorflow.types.TFloat32;
 
 /**
  * Runs one check of the jep backend in a JVM started by plain {@code java} (tests/jep): {@code
- * JepChecks threads|errors|values|stuck-exit|stuck-return|no-python}. Lines starting {@code JAVA } are what Java
- * saw; the Python hooks (tests/jep/jep_hooks.py) print lines starting {@code PY }.
+ * JepChecks threads|errors|values|stuck-exit|stuck-return|no-python}. Lines starting {@code JAVA }
+ * are what Java saw; the Python hooks (tests/jep/jep_hooks.py) print lines starting {@code PY }.
  */
 public final class JepChecks {
   private JepChecks() {}
@@ -42,6 +43,9 @@ public final class JepChecks {
         break;
       case "values":
         values();
+        break;
+      case "dtypes":
+        dtypes();
         break;
       case "stuck-exit":
         stuckExit();
@@ -154,6 +158,43 @@ public final class JepChecks {
     ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(ByteOrder.nativeOrder());
     buffer.put(bytes).flip();
     return Arrays.fromBuffer(buffer, dtype, shape);
+  }
+
+  /**
+   * A Python hook's feeds of every dtype: Java prints each one's dtype, shape and bytes (hex), then
+   * hands the same arrays back as results.
+   */
+  private static void dtypes() {
+    Hook hook = PythonHooks.load("jep_hooks:EveryDtype");
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of("x:0"), null);
+    Map<String, NdArray<?>> feeds = hook.beforeSessionRun(context).feeds();
+    for (Map.Entry<String, NdArray<?>> e : feeds.entrySet()) {
+      NdArray<?> a = e.getValue();
+      String dtype = Arrays.dtype(a);
+      StringBuilder hex = new StringBuilder();
+      if (dtype.equals("string")) {
+        for (byte[] s : Arrays.toStrings(a)) {
+          hex.append(HexFormat.of().formatHex(s)).append(',');
+        }
+      } else {
+        ByteBuffer bytes =
+            ByteBuffer.allocate(Math.toIntExact(a.size() * DType.ofNumpy(dtype).itemSize()))
+                .order(ByteOrder.nativeOrder());
+        Arrays.copyToBuffer(a, bytes);
+        hex.append(HexFormat.of().formatHex(bytes.array()));
+      }
+      say(
+          "feed."
+              + e.getKey()
+              + "="
+              + dtype
+              + " "
+              + java.util.Arrays.toString(Arrays.shape(a))
+              + " "
+              + hex);
+    }
+    hook.afterSessionRun(
+        context, new SessionRunValues(new LinkedHashMap<String, Object>(feeds), null, null));
   }
 
   /** Results of every kind through afterSessionRun; the big float32 one held in direct memory. */
