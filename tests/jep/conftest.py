@@ -59,18 +59,25 @@ def run_java(jep_jar, runtime_options, test_classes):
     ``jep=False``) jep's jar; tests/jep on PYTHONPATH for the hook modules. Returns the completed process."""
     from jhooks.bridge.classpath import classpath
 
-    def run(main, *args, options=None, jep=True, timeout=600, env=None):
+    def command(main, *args, options=None, jep=True):
         cp = [*classpath(), test_classes] + ([jep_jar] if jep else [])
-        environment = {**os.environ, "PYTHONPATH": HERE, **(env or {})}
-        environment.pop("JHOOKS_CLASSPATH", None)
-        command = [
-            "java",
-            *(runtime_options if options is None else options),
-            "-cp",
-            os.pathsep.join(cp),
-            main,
-            *args,
-        ]
-        return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=environment, cwd=HERE)
+        return ["java", *(runtime_options if options is None else options), "-cp", os.pathsep.join(cp), main, *args]
 
+    def environment(env=None):
+        out = {**os.environ, "PYTHONPATH": HERE, **(env or {})}
+        out.pop("JHOOKS_CLASSPATH", None)
+        return out
+
+    def run(main, *args, options=None, jep=True, timeout=600, env=None):
+        return subprocess.run(
+            command(main, *args, options=options, jep=jep),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=environment(env),
+            cwd=HERE,
+        )
+
+    run.command = command
+    run.environment = environment
     return run

@@ -145,6 +145,31 @@ def test_main_returning_with_a_python_callback_stuck_on_a_daemon_thread_exits_0(
     assert "JAVA returning" in done.stdout
 
 
+def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java):
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(
+        run_java.command(CHECKS, "stuck-signal"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=run_java.environment(),
+        cwd=os.path.dirname(os.path.abspath(__file__)),
+    )
+    try:
+        for line in proc.stdout:  # until Python is inside the stuck callback
+            if line.startswith("PY ") and json.loads(line[3:]).get("sleeping"):
+                break
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err[-3000:]
+    assert "SIGSEGV" not in err and "hs_err" not in err
+
+
 def test_conformance_jvm_driver_with_python_and_mixed_hooks_passes_on_jep(run_java):
     done = run_java("org.jhooks.conformance.EmbeddedConformance", "jvm-driver-python-hooks", "jvm-driver-mixed-hooks")
     outcomes = re.findall(r"^(passed|failed|xfailed|skipped) (\S+)$", done.stdout, re.M)

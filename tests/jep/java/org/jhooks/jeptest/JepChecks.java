@@ -50,6 +50,11 @@ public final class JepChecks {
       case "stuck-exit":
         stuckExit();
         break;
+      case "stuck-signal":
+        Thread stuck = new Thread(PythonHooks.load("jep_hooks:Sleeper")::beginSession);
+        stuck.start();
+        stuck.join(); // until a signal ends the process
+        break;
       case "stuck-return":
         stuckReturn();
         break;
