@@ -18,7 +18,10 @@ jhooks' own errors become their twins in the other language both ways (``HookErr
 ``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
 :mod:`jhooks.bridge.error_twins`), the other language's original kept as the cause.
 
-See docs/bridge.md, "Exceptions".
+Both backends (jhooks.bridge.backend) behave so; on jep a Java exception in Python is a
+:class:`jhooks.bridge.jep_backend.JavaException` instead of JPype's exception of the Java class, and
+a callback's exception reaches Java through jep's ``JepException``, which ``EmbeddedPython`` unwraps.
+See docs/bridge.md, "Exceptions" and "Backends".
 """
 
 from __future__ import annotations
