@@ -59,6 +59,18 @@ def call(handle: int, method: str, *args: Any) -> Any:
     return getattr(target, method)(*args) if handle else target(*args)
 
 
+def release(handles: Any) -> None:
+    """Run by ``EmbeddedPython`` for proxies the JVM collected: drops their objects from the registry."""
+    with _objects_lock:
+        for handle in handles:
+            _objects.pop(int(handle), None)
+
+
+def registered() -> int:
+    """How many Python objects Java holds proxies of (the registry's size)."""
+    return len(_objects)
+
+
 def call_function(module: str, function: str, *args: Any) -> Any:
     """What ``EmbeddedPython.callFunction`` runs: ``module.function(*args)``, its exceptions leaving as
     Java ones (jhooks.bridge.exceptions.python_errors). For Java code that starts Python work (the

@@ -117,6 +117,14 @@ def test_every_dtype_crosses_both_ways_with_its_bytes(run_java):
     assert python_said(done)["sameBack"] == {name: True for name in sent}
 
 
+def test_python_objects_are_released_when_the_jvm_collects_their_proxies(run_java):
+    done = run_java(CHECKS, "release")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    java = java_said(done)
+    assert int(java["loaded"]) == 300  # one registered object per hook (its PythonHookTarget)
+    assert int(java["left"]) <= 10
+
+
 def test_a_jvm_without_the_runtime_options_is_refused_naming_the_exact_flags(run_java, runtime_options):
     done = run_java(CHECKS, "threads", options=[])
     assert done.returncode != 0

@@ -16,6 +16,7 @@ import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.jhooks.bridge.Arrays;
+import org.jhooks.bridge.EmbeddedPython;
 import org.jhooks.bridge.PythonException;
 import org.jhooks.ndarray.DType;
 import org.jhooks.ndarray.DirectValues;
@@ -43,6 +44,9 @@ public final class JepChecks {
         break;
       case "values":
         values();
+        break;
+      case "release":
+        release();
         break;
       case "dtypes":
         dtypes();
@@ -237,6 +241,28 @@ public final class JepChecks {
     hook.afterSessionRun(context, new SessionRunValues(results, null, null));
     big.setFloat(-1f, 0, 0);
     hook.end(null);
+  }
+
+  private static long registered() {
+    return ((Number) EmbeddedPython.callFunction("jhooks.bridge.jep_backend", "registered"))
+        .longValue();
+  }
+
+  /** 300 hooks loaded and dropped: once the JVM collected their proxies, Python lets them go. */
+  private static void release() throws Exception {
+    PythonHooks.load("jep_hooks:ThreadCounter");
+    long start = registered();
+    for (int i = 0; i < 300; i++) {
+      PythonHooks.load("jep_hooks:ThreadCounter").beginSession();
+    }
+    say("loaded=" + (registered() - start));
+    long left = registered() - start;
+    for (int round = 0; round < 200 && left > 10; round++) {
+      System.gc();
+      Thread.sleep(20); // the Cleaner thread queues the handles; the next call releases them
+      left = registered() - start;
+    }
+    say("left=" + left);
   }
 
   /** A Python callback stuck on a daemon thread when main returns: the process ends with 0. */

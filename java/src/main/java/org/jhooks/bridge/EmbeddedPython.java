@@ -1,6 +1,7 @@
 package org.jhooks.bridge;
 
 import java.io.File;
+import java.lang.ref.Cleaner;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * CPython embedded in a JVM that Java started (plain {@code java}, Gradle {@code run}, a container
@@ -52,6 +54,9 @@ public final class EmbeddedPython {
   private static volatile boolean started;
   private static RuntimeException failure;
   private static Method invoke;
+  // Handles of proxies the JVM collected: released in Python at the next call (from any thread).
+  private static final Cleaner CLEANER = Cleaner.create();
+  private static final ConcurrentLinkedQueue<Long> RELEASED = new ConcurrentLinkedQueue<>();
 
   private EmbeddedPython() {}
 
@@ -130,6 +135,9 @@ public final class EmbeddedPython {
    * rethrown unchanged.
    */
   public static Object call(long handle, String method, Object... args) {
+    if (!RELEASED.isEmpty()) {
+      releaseCollected();
+    }
     Object[] all = new Object[args.length + 2];
     all[0] = handle;
     all[1] = method;
@@ -161,8 +169,9 @@ public final class EmbeddedPython {
   /**
    * A Java object implementing {@code iface} whose methods call the methods of the same name of the
    * Python object registered as {@code handle}, from any Java thread. {@code equals}/{@code
-   * hashCode} are identity, {@code toString} says which interface and handle. Numbers Python
-   * returns are narrowed to the method's primitive return type.
+   * hashCode} are identity, {@code toString} is {@code description}. The Python object stays
+   * registered (alive) until the JVM collects the proxy; it is then released at the next call.
+   * Numbers Python returns are narrowed to the method's primitive return type.
    */
   public static <T> T proxy(Class<T> iface, long handle, String description) {
     InvocationHandler handler =
@@ -189,14 +198,26 @@ public final class EmbeddedPython {
           Object result = call(handle, method.getName(), args == null ? new Object[0] : args);
           return narrowed(result, method.getReturnType());
         };
-    return iface.cast(
-        Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, handler));
+    T proxy =
+        iface.cast(Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, handler));
+    CLEANER.register(proxy, () -> RELEASED.add(handle));
+    return proxy;
   }
 
   /** {@link #proxy(Class, long, String)} of the interface named {@code iface}, for Python. */
   public static Object proxyOf(String iface, long handle, String description)
       throws ClassNotFoundException {
     return proxy(Class.forName(iface), handle, description);
+  }
+
+  private static void releaseCollected() {
+    List<Long> handles = new ArrayList<>();
+    for (Long h = RELEASED.poll(); h != null; h = RELEASED.poll()) {
+      handles.add(h);
+    }
+    if (!handles.isEmpty()) {
+      call(0L, "release", handles.stream().mapToLong(Long::longValue).toArray());
+    }
   }
 
   /**
