@@ -31,7 +31,8 @@ from jhooks.bridge.backend import Backend
 
 _ELEMENTS = {"int": "JINT_ID", "long": "JLONG_ID", "byte": "JBYTE_ID"}
 
-# Python objects Java holds proxies of, by handle; handle 0 is this module (start()).
+# Python objects Java holds proxies of, by handle (handle 0 is this module): kept until the JVM
+# collected the proxy (release()).
 _objects: dict[int, Any] = {}
 _handles = itertools.count(1)
 _objects_lock = threading.Lock()
