@@ -24,8 +24,12 @@ class ThreadCounter(jhooks.Hook):
             self.calls += 1
             self.threads.add(threading.get_ident())
 
+    def afterSessionRun(self, runContext, runValues):
+        with self.lock:
+            self.afterCalls = getattr(self, "afterCalls", 0) + 1
+
     def end(self, session):
-        say(calls=self.calls, threads=len(self.threads))
+        say(calls=self.calls, threads=len(self.threads), afterCalls=getattr(self, "afterCalls", 0))
 
 
 class SaveCounter(jhooks.CheckpointSaverListener):

@@ -37,10 +37,11 @@ def test_jvm_options_name_the_jar_next_to_its_native_library_and_the_runtime_fla
 def test_hooks_and_listeners_loaded_by_spec_are_callable_from_any_java_thread(run_java):
     done = run_java(CHECKS, "threads")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert java_said(done) == {"commandLine": "0", "stops": "[false, false, true]"}
+    assert java_said(done) == {"commandLine": "0", "stops": "[false, false, true]", "concurrent": "2000"}
     said = python_said(done)
     assert said["calls"] == 10  # main, one new thread, 8 calls on 4 pool threads
     assert said["threads"] >= 3
+    assert said["afterCalls"] == 2000  # 8 Java threads x 250 concurrent calls, none lost
     # a listener on a writer thread: its steps as Python ints, its stop request back as a Java boolean
     assert (said["saves"], said["saveThreads"], said["endStep"]) == ([10, 20, 30], 1, 30)
     # Python -> Java -> Python on another Java thread while the first waits: no deadlock

@@ -21,6 +21,7 @@ import org.jhooks.bridge.PythonException;
 import org.jhooks.ndarray.DType;
 import org.jhooks.ndarray.DirectValues;
 import org.jhooks.python.PythonHooks;
+import org.jhooks.testing.Trigger;
 import org.tensorflow.ndarray.FloatNdArray;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.Shape;
@@ -109,6 +110,8 @@ public final class JepChecks {
     say("stops=" + stops);
     PythonHooks.load("jep_hooks:Nested").beginSession();
     pool.shutdown();
+    // 8 threads x 250 calls at once, all released together (org.jhooks.testing.Trigger)
+    say("concurrent=" + Trigger.afterSessionRunConcurrently(hook, 8, 250, 300_000));
     hook.end(null);
   }
 
