@@ -11,6 +11,11 @@ the process (docs/bridge.md, "Backends"):
 
 The choice is automatic: jep when this interpreter runs inside a JVM through jep (its ``_jep``
 module is loaded, which standalone Python cannot load), else JPype.
+
+What exists only when Python hosts the process still calls JPype directly: starting the JVM and
+its runtime rule (``jvm``, ``classpath``), the launcher's ``launch``, Java hooks in Python sessions
+(``java_hooks``, ``construct``, ``sessions.java_session``), the shared console (``console``) and
+signal handling (``signals``); the Python driver of the conformance suite likewise.
 """
 
 from __future__ import annotations
