@@ -6,7 +6,7 @@ proxies) and record into the same Java Recorder, so the trace is one ordered lis
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from jhooks.bridge.exceptions import python_errors
@@ -39,9 +39,15 @@ class ForeignHooks:
         return json.dumps(standard_hooks.final_ops_values(self.finalOps[str(hookName)]))
 
 
-def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> dict[str, Any]:
-    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``; on either
-    bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
+def run(
+    scenario: Mapping[str, Any],
+    languages: Sequence[str],
+    workdir: str,
+    extraHooks: Callable[[str], Iterable[Any]] | None = None,
+) -> dict[str, Any]:
+    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``;
+    ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks. On
+    either bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
     from jhooks.bridge.backend import current
 
     backend = current()
@@ -51,10 +57,16 @@ def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> 
     java_languages = backend.jclass("java.util.ArrayList")()
     for language in languages:
         java_languages.add(backend.jstring(language))
+    extra = backend.jclass("java.util.ArrayList")()
+    for hook in extraHooks("java") if extraHooks is not None else []:
+        extra.add(hook)
     observation = backend.jclass("org.jhooks.conformance.JvmScenarioRunner").run(
         scenario_json,
         java_languages,
         proxy,
         backend.jclass("java.io.File")(workdir).toPath(),
+        extra,
+        None,
+        None,
     )
     return json.loads(str(observation.toString()))
