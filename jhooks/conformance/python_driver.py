@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -176,12 +177,41 @@ def _observe_outcome(driven: DriverOutcome, structure: Any, observation: dict[st
     )
 
 
-def checkpoints(checkpoint_dir: str | None) -> dict[str, Any]:
-    """stateFile (basenames, or None) and checkpointValues (step -> variable -> value) of the dir."""
+def checkpoints(checkpoint_dir: str | None, subdirs: bool = True) -> dict[str, Any]:
+    """stateFile (basenames, or None), checkpointValues (step -> variable -> value), stepsOnDisk
+    (global steps with any checkpoint file in the dir) and subdirs (sub-directory name -> the same
+    three, for each sub-directory with a state file) of the dir."""
     import tensorflow as tf
 
-    state = tf.train.get_checkpoint_state(checkpoint_dir) if checkpoint_dir else None
-    if state is None or not checkpoint_dir:
+    if not checkpoint_dir:
+        return {"stateFile": None, "checkpointValues": {}, "stepsOnDisk": [], "subdirs": {}}
+    out = _state_and_values(tf, checkpoint_dir)
+    out["stepsOnDisk"] = steps_on_disk(checkpoint_dir)
+    if subdirs:
+        out["subdirs"] = {
+            name: checkpoints(os.path.join(checkpoint_dir, name), subdirs=False)
+            for name in sorted(os.listdir(checkpoint_dir))
+            if os.path.isfile(os.path.join(checkpoint_dir, name, "checkpoint"))
+        }
+    return out
+
+
+def steps_on_disk(checkpoint_dir: str) -> list[int]:
+    """The global steps of every ``<name>-<step>.index`` / ``.data-*`` file in the dir, sorted."""
+    steps = set()
+    for entry in os.listdir(checkpoint_dir):
+        m = _CHECKPOINT_FILE.match(entry)
+        if m is not None:
+            steps.add(int(m.group(1)))
+    return sorted(steps)
+
+
+_CHECKPOINT_FILE = re.compile(r"^.+-([0-9]+)\.(?:index|data-[0-9]{5}-of-[0-9]{5})$")
+
+
+def _state_and_values(tf: Any, checkpoint_dir: str) -> dict[str, Any]:
+    state = tf.train.get_checkpoint_state(checkpoint_dir)
+    if state is None:
         return {"stateFile": None, "checkpointValues": {}}
     base = os.path.basename
     values_by_step: dict[str, Any] = {}

@@ -219,6 +219,53 @@ public final class JvmScenarioRunner {
   }
 
   private static void checkpoints(Path dir, JsonObject observation) {
+    stateAndValues(dir, observation);
+    observation.add("stepsOnDisk", stepsOnDisk(dir));
+    JsonObject subdirs = new JsonObject();
+    if (dir != null && Files.isDirectory(dir)) {
+      try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+        for (Path sub :
+            entries
+                .filter(p -> Files.isRegularFile(p.resolve(Checkpoints.STATE_FILE)))
+                .sorted()
+                .collect(java.util.stream.Collectors.toList())) {
+          JsonObject o = new JsonObject();
+          stateAndValues(sub, o);
+          o.add("stepsOnDisk", stepsOnDisk(sub));
+          subdirs.add(sub.getFileName().toString(), o);
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    observation.add("subdirs", subdirs);
+  }
+
+  private static final java.util.regex.Pattern CHECKPOINT_FILE =
+      java.util.regex.Pattern.compile("^.+-([0-9]+)\\.(?:index|data-[0-9]{5}-of-[0-9]{5})$");
+
+  /** The global steps of every checkpoint index or data file in {@code dir}, sorted. */
+  private static JsonArray stepsOnDisk(Path dir) {
+    java.util.TreeSet<Long> steps = new java.util.TreeSet<>();
+    if (dir != null && Files.isDirectory(dir)) {
+      try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+        entries.forEach(
+            p -> {
+              java.util.regex.Matcher m = CHECKPOINT_FILE.matcher(p.getFileName().toString());
+              if (m.matches()) {
+                steps.add(Long.parseLong(m.group(1)));
+              }
+            });
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    JsonArray out = new JsonArray();
+    steps.forEach(out::add);
+    return out;
+  }
+
+  private static void stateAndValues(Path dir, JsonObject observation) {
     JsonObject values = new JsonObject();
     Optional<CheckpointState> state = dir == null ? Optional.empty() : Checkpoints.readState(dir);
     if (state.isEmpty()) {
