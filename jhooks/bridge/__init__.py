@@ -1,7 +1,8 @@
-"""The JPype bridge: the JVM, arrays, exceptions and hooks crossing between Python and Java.
+"""The bridge: the JVM, arrays, exceptions and hooks crossing between Python and Java.
 
-Importing this package starts nothing; the JVM starts on first use (jhooks.bridge.jvm.start).
-See docs/bridge.md.
+Two backends (jhooks.bridge.backend): JPype when Python hosts the process, jep when a JVM started
+by plain ``java`` embeds Python. Importing this package starts nothing; under JPype the JVM starts
+on first use (jhooks.bridge.jvm.start). See docs/bridge.md.
 """
 
 from jhooks.bridge.construct import JavaArgumentsError, java_class

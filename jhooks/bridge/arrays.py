@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from jhooks.bridge.backend import current as _backend
+
 # The numpy dtypes that cross as numbers or booleans (strings cross as object/S/U arrays): the
 # Python side's one dtype table; org.jhooks.ndarray.DType is the Java side's and holds the same names.
 DTYPES = (
@@ -44,23 +46,8 @@ DTYPES = (
 )
 
 
-def _java():
-    import jpype
-    import jpype.nio  # noqa: F401
-
-    return jpype
-
-
-_classes: dict = {}
-
-
 def _jclass(name: str) -> Any:
-    cls = _classes.get(name)
-    if cls is None:
-        import jpype
-
-        cls = _classes[name] = jpype.JClass(name)
-    return cls
+    return _backend().jclass(name)
 
 
 def _bridge_arrays():
@@ -68,9 +55,7 @@ def _bridge_arrays():
 
 
 def _shape(shape) -> Any:
-    import jpype
-
-    return jpype.JArray(jpype.JLong)(list(shape))
+    return _backend().array("long", [int(d) for d in shape])
 
 
 def is_ndarray(value: Any) -> bool:
@@ -83,7 +68,6 @@ def to_java(value: Any) -> Any:
 
     Raises TypeError naming the dtype when it has no Java twin (complex, uint32, datetime, ...).
     """
-    jpype = _java()
     a = np.asarray(value)
     if a.dtype.kind in "OSU":
         return _strings_to_java(a)
@@ -95,9 +79,7 @@ def to_java(value: Any) -> Any:
         native = native.copy()
     flat = native.reshape(-1)
     buffer = (
-        jpype.nio.convertToDirectBuffer(flat.view(np.uint8))
-        if flat.size
-        else jpype.JClass("java.nio.ByteBuffer").allocateDirect(0)
+        _backend().direct_buffer(flat.view(np.uint8)) if flat.size else _jclass("java.nio.ByteBuffer").allocateDirect(0)
     )
     return _bridge_arrays().fromBuffer(buffer, name, _shape(a.shape))
 
@@ -144,9 +126,8 @@ def view_to_java(value: Any) -> Any:
     view throws ``java.nio.ReadOnlyBufferException``. An array that is not C-contiguous in native
     byte order is converted by numpy first (a copy the view then owns).
     Raises TypeError naming a dtype that has no Java twin."""
-    jpype = _java()
     a = np.asarray(value)
-    if a.dtype.kind in "OSU" or a.size == 0:
+    if a.dtype.kind in "OSU" or a.size == 0 or not _backend().shares_memory:
         return to_java(a)
     name = a.dtype.name
     if name not in DTYPES:
@@ -155,14 +136,13 @@ def view_to_java(value: Any) -> Any:
     # A ctypes array over the memory, not the numpy array, goes to JPype: JPype would keep what it
     # is given alive until the JVM collects the buffer; _keep bounds the lifetime by bytes instead.
     raw = (ctypes.c_char * native.nbytes).from_address(native.ctypes.data)
-    buffer = jpype.nio.convertToDirectBuffer(raw)
+    buffer = _backend().direct_buffer(raw)
     lease = _jclass("org.jhooks.ndarray.ViewLease")()
     _keep(a if native.base is a else native, lease)  # the caller's array, or numpy's own copy
     return _bridge_arrays().view(buffer, name, _shape(a.shape), lease)
 
 
 def _strings_to_java(a: np.ndarray) -> Any:
-    jpype = _java()
     items = []
     for v in a.reshape(-1).tolist():
         if isinstance(v, bytes):
@@ -171,10 +151,7 @@ def _strings_to_java(a: np.ndarray) -> Any:
             items.append(v.encode("utf-8"))
         else:
             raise TypeError(f"a string array holds a {type(v).__name__} ({v!r}); only bytes and str cross to Java")
-    jitems = jpype.JArray(jpype.JArray(jpype.JByte))(len(items))
-    for i, b in enumerate(items):
-        jitems[i] = jpype.JArray(jpype.JByte)(b)
-    return _bridge_arrays().fromStrings(jitems, _shape(a.shape))
+    return _bridge_arrays().fromStrings(_backend().byte_arrays(items), _shape(a.shape))
 
 
 def dtype_of(array: Any) -> str:
@@ -187,7 +164,6 @@ def to_numpy(array: Any) -> np.ndarray:
 
     Strings become an object array of ``bytes``. Raises TypeError when ``array`` is not an NdArray.
     """
-    jpype = _java()
     if not is_ndarray(array):
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
     dtype = dtype_of(array)
@@ -195,13 +171,13 @@ def to_numpy(array: Any) -> np.ndarray:
     if dtype == "string":
         values = _bridge_arrays().toStrings(array)
         out = np.empty(len(values), dtype=object)
-        out[:] = [bytes(v) for v in values]
+        out[:] = [_backend().to_bytes(v) for v in values]
         return out.reshape(shape)
     if dtype == "bfloat16":
         import ml_dtypes  # noqa: F401 - registers numpy's "bfloat16"
     out = np.empty(shape, dtype=np.dtype(dtype))
     if out.size:
-        _bridge_arrays().copyToBuffer(array, jpype.nio.convertToDirectBuffer(out.reshape(-1).view(np.uint8)))
+        _backend().fill(out, lambda buffer: _bridge_arrays().copyToBuffer(array, buffer))
     return out
 
 

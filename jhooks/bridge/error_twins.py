@@ -36,9 +36,9 @@ def _name_problem(error: Any) -> str:
 
 
 def _jlong(value: Any) -> Any:
-    import jpype
+    from jhooks.bridge.backend import current
 
-    return jpype.JLong(int(value))
+    return current().jlong(int(value))
 
 
 @dataclass(frozen=True)
@@ -123,18 +123,23 @@ def to_java(error: BaseException, carrier: Any) -> Any:
     carrying ``error``, whose stack it takes); None when ``error`` has no twin. When the nearest
     twin cannot be made (its Java class is not on the classpath, the error lacks a field), the next
     base class's is (a ``CheckpointSaveError`` is at least a ``HookException``)."""
-    import jpype
+    from jhooks.bridge.backend import current
 
+    backend = current()
     for twin, package in _twins_of_python(type(error)):
         try:
-            java_cls = jpype.JClass(f"{_java_package(package)}.{twin.java}")
+            java_cls = backend.jclass(f"{_java_package(package)}.{twin.java}")
             java = java_cls(*twin.java_args(error, carrier))
-        except (TypeError, AttributeError, ValueError, jpype.JException):
+        except Exception as e:  # no such class, a missing field, no matching constructor: the next twin
+            if not isinstance(e, (TypeError, AttributeError, ValueError)) and backend.java_error(e) is None:
+                raise
             continue
         if java.getCause() is None:
             try:
                 java.initCause(carrier)
-            except jpype.JException:  # a constructor fixed the cause (to null): keep the carrier anyway
+            except Exception as e:  # a constructor fixed the cause (to null): keep the carrier anyway
+                if backend.java_error(e) is None:
+                    raise
                 java.addSuppressed(carrier)
         elif not java.getCause().equals(carrier):
             java.addSuppressed(carrier)
@@ -143,17 +148,18 @@ def to_java(error: BaseException, carrier: Any) -> Any:
     return None
 
 
-def _twins_of_java(java_class: Any) -> list[tuple[Twin, str]]:
-    """The table entries of ``java_class`` and of its org.jhooks superclasses, nearest first, with
-    that class's name."""
+def _simple_name(java_name: str) -> str:
+    return java_name.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+
+
+def _twins_of_java(class_names: list[str]) -> list[tuple[Twin, str]]:
+    """The table entries of the Java classes ``class_names`` (a class and its superclasses, nearest
+    first) that are org.jhooks classes, nearest first, with that class's name."""
     out = []
-    c = java_class
-    while c is not None:
-        name = str(c.getName())
-        twin = _BY_JAVA.get(str(c.getSimpleName()))
+    for name in class_names:
+        twin = _BY_JAVA.get(_simple_name(name))
         if twin is not None and _python_package(name) is not None:
             out.append((twin, name))
-        c = c.getSuperclass()
     return out
 
 
@@ -170,13 +176,13 @@ def _python_class(twin: Twin, java_name: str) -> type[BaseException] | None:
 
 
 def _value(java_value: Any) -> Any:
-    import jpype
+    from jhooks.bridge.backend import current
 
     if java_value is None or isinstance(java_value, (bool, int, float, str)):
         return java_value
-    if isinstance(java_value, jpype.JString):
+    if current().is_string(java_value):
         return str(java_value)
-    if isinstance(java_value, jpype.JClass("java.lang.Number")):
+    if current().is_instance(java_value, "java.lang.Number"):
         return int(java_value.longValue())
     return java_value
 
@@ -188,7 +194,9 @@ def to_python(error: Any, original: Callable[[Any], BaseException | None]) -> Ba
     When ``error`` is itself the twin of a Python error (its cause carries it), that original comes
     back; else a new Python twin with the same message and fields, ``__cause__`` the Java error.
     """
-    for twin, java_name in _twins_of_java(error.getClass()):
+    from jhooks.bridge.backend import current
+
+    for twin, java_name in _twins_of_java(current().class_names(error)):
         cls = _python_class(twin, java_name)
         if cls is not None:
             break

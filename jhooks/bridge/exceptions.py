@@ -18,7 +18,10 @@ jhooks' own errors become their twins in the other language both ways (``HookErr
 ``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
 :mod:`jhooks.bridge.error_twins`), the other language's original kept as the cause.
 
-See docs/bridge.md, "Exceptions".
+Both backends (jhooks.bridge.backend) behave so; on jep a Java exception in Python is a
+:class:`jhooks.bridge.jep_backend.JavaException` instead of JPype's exception of the Java class, and
+a callback's exception reaches Java through jep's ``JepException``, which ``EmbeddedPython`` unwraps.
+See docs/bridge.md, "Exceptions" and "Backends".
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from jhooks.bridge import error_twins
+from jhooks.bridge.backend import current as _backend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,30 +45,25 @@ _originals_lock = threading.Lock()
 _tokens = itertools.count(1)
 
 
-def _jpype():
-    import jpype
-
-    return jpype
-
-
 def is_java_exception(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Java Throwable raised through JPype."""
-    return isinstance(exc, _jpype().JException)
+    """Whether ``exc`` is a Java Throwable raised through the bridge's backend (jhooks.bridge.backend)."""
+    return _backend().java_error(exc) is not None
 
 
 def type_name(exc: BaseException) -> str:
     """``module.QualName`` of a Python exception, the Java class name of a Java one."""
-    if is_java_exception(exc):
-        return str(cast(Any, exc).getClass().getName())
+    java = _backend().java_error(exc)
+    if java is not None:
+        return _backend().class_names(java)[0]
     cls = type(exc)
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def java_stack_trace(exc: Any) -> str:
     """The Java ``printStackTrace`` text of a Java exception, with its ``Caused by:`` chain."""
-    jpype = _jpype()
-    writer = jpype.JClass("java.io.StringWriter")()
-    exc.printStackTrace(jpype.JClass("java.io.PrintWriter")(writer, True))
+    backend = _backend()
+    writer = backend.jclass("java.io.StringWriter")()
+    backend.unwrap(exc).printStackTrace(backend.jclass("java.io.PrintWriter")(writer, True))
     return str(writer.toString())
 
 
@@ -86,9 +85,10 @@ def to_java(exc: BaseException, _seen: set | None = None) -> Any:
     """The Java Throwable for ``exc``: a Java exception as is; for a jhooks error its Java twin
     (``org.jhooks.HookException`` for ``jhooks.HookError``, ...; :mod:`jhooks.bridge.error_twins`)
     caused by the PythonException carrying it; else a new PythonException."""
-    if is_java_exception(exc):
-        return exc
-    jpype = _jpype()
+    backend = _backend()
+    java = backend.java_error(exc)
+    if java is not None:
+        return backend.unwrap(java)
     seen = _seen if _seen is not None else set()
     seen.add(id(exc))
     nxt = exc.__cause__ if exc.__cause__ is not None else (None if exc.__suppress_context__ else exc.__context__)
@@ -96,16 +96,15 @@ def to_java(exc: BaseException, _seen: set | None = None) -> Any:
     frames = traceback.extract_tb(exc.__traceback__)
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, chain=False))
     modules = [_module_of(f.filename) for f in frames]
-    String = jpype.JString
-    carrier = jpype.JClass("org.jhooks.bridge.PythonException")(
+    carrier = backend.jclass("org.jhooks.bridge.PythonException")(
         type_name(exc),
         _message(exc),
         text,
-        jpype.JArray(String)([f.filename for f in frames]),
-        jpype.JArray(jpype.JInt)([f.lineno or 0 for f in frames]),
-        jpype.JArray(String)([f.name for f in frames]),
-        jpype.JArray(String)(modules),
-        jpype.JLong(_remember(exc)),
+        backend.array("String", [f.filename for f in frames]),
+        backend.array("int", [f.lineno or 0 for f in frames]),
+        backend.array("String", [f.name for f in frames]),
+        backend.array("String", modules),
+        backend.jlong(_remember(exc)),
         cause,
     )
     twin = error_twins.to_java(exc, carrier)
@@ -147,7 +146,7 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
     tf = sys.modules.get("tensorflow")
     if tf is None:
         return None
-    code = _jpype().JClass("org.jhooks.tf.ErrorCodes").codeOf(exc)
+    code = _backend().jclass("org.jhooks.tf.ErrorCodes").codeOf(_backend().unwrap(exc))
     name = None if code is None else _TF_CODES.get(str(code.name()))
     if name is None:
         return None
@@ -158,8 +157,8 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
 
 def _carried(exc: Any) -> BaseException | None:
     """The original Python exception a PythonException from this process carries, else None."""
-    if isinstance(exc, _jpype().JClass("org.jhooks.bridge.PythonException")):
-        return _original(int(exc.token()))
+    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
+        return _original(int(_backend().unwrap(exc).token()))
     return None
 
 
@@ -172,12 +171,12 @@ def _process_ending(exc: Any) -> BaseException | None:
 
     interrupted = False
     seen = 0
-    c = exc
+    c = _backend().unwrap(exc)
     while c is not None and seen < 32:
         original = _carried(c)
         if isinstance(original, (SystemExit, KeyboardInterrupt)):
             return original
-        interrupted = interrupted or str(c.getClass().getName()) == "java.lang.InterruptedException"
+        interrupted = interrupted or _backend().class_names(c)[0] == "java.lang.InterruptedException"
         nxt = c.getCause()
         c = None if nxt is None or nxt.equals(c) else nxt
         seen += 1
@@ -193,13 +192,12 @@ def from_java(exc: BaseException, note: bool = True) -> BaseException:
     for a Java exception with that code; else ``exc``. Each gets the Java stack trace as a note
     (``note=False``: not yet, for an error still in flight on the JVM, e.g. handed to ``onError``,
     whose note should show what Java attaches later)."""
-    jpype = _jpype()
     target = exc
     ending = _process_ending(exc)
     if ending is not None:
         return ending
-    if isinstance(exc, jpype.JClass("org.jhooks.bridge.PythonException")):
-        original = _original(int(exc.token()))
+    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
+        original = _carried(exc)
         if original is not None:
             target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
     else:
@@ -221,12 +219,19 @@ def call_java(func: Callable[..., Any], *args: Any) -> Any:
     """
     try:
         return func(*args)
-    except _jpype().JException as e:
-        converted = from_java(e)
-        if converted is e:
-            raise
-    except RuntimeError as e:  # JPype's own failure ("Fatal error occurred") when a signal interrupted Java
-        converted = signal_exit(e)
+    except BaseException as e:
+        java = _backend().java_error(e)
+        if java is None:
+            if not isinstance(e, RuntimeError):
+                raise
+            # JPype's own failure ("Fatal error occurred") when a signal interrupted Java
+            converted = signal_exit(e)
+            if converted is e:
+                raise
+        else:
+            converted = from_java(java)
+            if converted is e:
+                raise
     raise converted
 
 
@@ -267,7 +272,7 @@ def python_errors(func: F) -> F:
         except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
             if is_java_exception(e):
                 raise
-            raise to_java(e) from None
+            raise _backend().raisable(to_java(e)) from None
         finally:
             if outer is None:
                 del _in_flight[tid]

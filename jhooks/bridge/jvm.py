@@ -324,6 +324,13 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
     JVM started elsewhere lacks the jhooks jar; jhooks.bridge.classpath.ClasspathError when the jar
     is missing or another version.
     """
+    from jhooks.bridge.backend import embedded
+
+    if embedded():
+        raise JvmError(
+            'this Python runs inside a JVM through jep (the jep backend, docs/bridge.md "Backends"): Python '
+            "cannot start or extend that JVM; Java hooks in Python sessions need a process that Python starts"
+        )
     import jpype
 
     global _mode, _hooks_only_because
@@ -457,6 +464,44 @@ def _check_running(jpype, natives: bool) -> None:
         )
     _load_natives(jpype)
     _mode = SHARED_RUNTIME if python_tf is not None else OWN_RUNTIME
+
+
+def check_embedding_jvm() -> None:
+    """For the jep backend (a JVM started by plain ``java`` that embeds this interpreter, docs/bridge.md,
+    "Backends"): refuses, before any hook module imports TensorFlow, a JVM in which Python's
+    TensorFlow and tensorflow-java cannot share one runtime. Sets :func:`mode`.
+
+    Raises TensorFlowVersionError / TensorFlowRuntimeError as :func:`start` with ``natives=True``, and
+    JvmError when Python's TensorFlow wheel ships the runtime but the JVM was started without the
+    options that make tensorflow-java load it (the message lists the missing flags exactly, as
+    ``java`` takes them: JavaCPP reads them when it loads its first class, so they cannot be set later).
+    """
+    global _mode
+    from jhooks.bridge.backend import current
+
+    system = current().jclass("java.lang.System")
+    jars = [str(p) for p in str(system.getProperty("java.class.path") or "").split(os.pathsep) if p]
+    python_tf = python_tensorflow()
+    problem = runtime_problem(python_tf, tf_java_version(jars), jars)
+    if problem is not None:
+        raise problem
+    if python_tf is None:
+        _mode = OWN_RUNTIME
+        return
+    wanted = jvm_args(python_tf.directory)
+    missing = []
+    for flag in wanted[:2]:  # pathsFirst and linkpath decide which runtime loads; the cache dir is advice
+        key, _, value = flag[2:].partition("=")
+        if str(system.getProperty(key) or "") != value:
+            missing.append(flag)
+    if missing:
+        raise JvmError(
+            f"this JVM was started without {len(missing)} of the options that make tensorflow-java load the "
+            f"TensorFlow runtime of Python's TensorFlow ({python_tf.directory}); a second runtime in one "
+            f"process aborts it. Start java with: {' '.join(missing)} (and {wanted[2]} to keep this runtime's "
+            "JavaCPP cache apart); 'python -m jhooks jvm-options' prints them all"
+        )
+    _mode = SHARED_RUNTIME
 
 
 def _refusal(because: TensorFlowVersionError | TensorFlowRuntimeError | None) -> JvmError:

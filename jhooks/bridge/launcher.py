@@ -25,6 +25,7 @@ from typing import Any
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.bridge import arrays, console, jvm
+from jhooks.bridge.backend import current
 from jhooks.bridge.exceptions import from_java, java_stack_trace, python_errors, signal_exit, type_name
 from jhooks.bridge.python_hooks import as_java_hook, as_java_listener
 
@@ -43,9 +44,11 @@ def resolve(spec: str) -> Any:
     except ImportError as e:
         missing = getattr(e, "name", None)
         if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):
+            from jhooks.bridge.backend import embedded
+
+            how = "PYTHONPATH=DIR java ..." if embedded() else "PYTHONPATH=DIR python -m jhooks java ..."
             fix = (
-                f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH "
-                "(PYTHONPATH=DIR python -m jhooks java ...) or pip install its package"
+                f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH ({how}) or pip install its package"
             )
         else:
             fix = "it was found, but importing it failed: fix that import (--debug shows the traceback)"
@@ -60,25 +63,16 @@ def resolve(spec: str) -> Any:
 
 def to_python(value: Any) -> Any:
     """A constructor argument from Java: strings, numbers and booleans become Python's, NdArrays numpy."""
-    import jpype
-
+    backend = current()
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
-    if isinstance(value, jpype.JString):
+    if backend.is_string(value):
         return str(value)
-    if isinstance(value, jpype.JClass("java.lang.Boolean")):
+    if backend.is_instance(value, "java.lang.Boolean"):
         return bool(value.booleanValue())
-    if isinstance(
-        value,
-        (
-            jpype.JClass("java.lang.Integer"),
-            jpype.JClass("java.lang.Long"),
-            jpype.JClass("java.lang.Short"),
-            jpype.JClass("java.lang.Byte"),
-        ),
-    ):
+    if any(backend.is_instance(value, f"java.lang.{c}") for c in ("Integer", "Long", "Short", "Byte")):
         return int(value.longValue())
-    if isinstance(value, (jpype.JClass("java.lang.Double"), jpype.JClass("java.lang.Float"))):
+    if any(backend.is_instance(value, f"java.lang.{c}") for c in ("Double", "Float")):
         return float(value.doubleValue())
     if arrays.is_ndarray(value):
         return arrays.to_numpy(value)
@@ -153,9 +147,7 @@ class _Loader:
 
     @python_errors
     def commandLineHooks(self) -> Any:
-        import jpype
-
-        out = jpype.JClass("java.util.ArrayList")()
+        out = current().jclass("java.util.ArrayList")()
         for h in self.hooks:
             out.add(h)
         return out
@@ -176,20 +168,23 @@ def install_hooks(hooks: Sequence[Hook]) -> list[Any]:
 
     Raises jhooks.HookValidationError for an object that is not a usable jhooks.Hook.
     """
-    import jpype
-
-    jvm.start()
+    current().start()
     java_hooks = [as_java_hook(h) for h in hooks]
-    loader = jpype.JProxy("org.jhooks.python.PythonHooks$Loader", inst=_Loader(java_hooks))
-    jpype.JClass("org.jhooks.python.PythonHooks").install(loader)
+    install_loader(java_hooks)
     return java_hooks
 
 
-def uninstall_hooks() -> None:
-    """Removes the installed hooks; ``PythonHooks.available()`` is false again."""
-    import jpype
+def install_loader(java_hooks: Sequence[Any]) -> None:
+    """Installs the ``org.jhooks.python.PythonHooks.Loader`` that builds hooks from specs, with
+    ``java_hooks`` (Java hooks) as the command line's; both backends (the jep backend's start)."""
+    backend = current()
+    loader = backend.proxy("org.jhooks.python.PythonHooks$Loader", _Loader(list(java_hooks)))
+    backend.jclass("org.jhooks.python.PythonHooks").install(loader)
 
-    jpype.JClass("org.jhooks.python.PythonHooks").install(None)
+
+def uninstall_hooks() -> None:
+    """Removes the installed hooks; ``PythonHooks.available()`` is false again (with the launcher)."""
+    current().jclass("org.jhooks.python.PythonHooks").install(None)
 
 
 def install(hook_specs: Sequence[str]) -> list[Any]:

@@ -14,7 +14,8 @@ Python hook sees:
   (:func:`jhooks.bridge.arrays.view_to_numpy`); ``copy()`` gives a writable array.
 
 Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python exception leaves as an
-``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL.
+``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL
+(on the jep backend through the calling thread's own interpreter, jhooks.bridge.jep_backend).
 ``as_java_listener`` does the same for ``CheckpointSaverListener``.
 """
 
@@ -31,7 +32,8 @@ from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.validation import validate_hook
-from jhooks.bridge import arrays, gc_link, jvm, values
+from jhooks.bridge import arrays, gc_link, values
+from jhooks.bridge.backend import current as _backend
 from jhooks.bridge.exceptions import from_java, python_errors
 from jhooks.bridge.java_hooks import JavaCheckpointSaverListener, JavaHook
 from jhooks.bridge.sessions import JavaCoordinator, python_session
@@ -102,9 +104,7 @@ def _context_view(context_id: int) -> JavaRunContext:
         return view
     global _context_ids
     if _context_ids is None:
-        import jpype
-
-        _context_ids = jpype.JClass("org.jhooks.bridge.RunContextIds")
+        _context_ids = _backend().jclass("org.jhooks.bridge.RunContextIds")
     java = _context_ids.context(context_id)
     if java is None:
         raise RuntimeError(f"the Java run context #{context_id} is gone (collected)")
@@ -185,6 +185,7 @@ class _HookProxy:
     @python_errors
     def onError(self, session: Any, error: Any) -> None:
         # still in flight on the JVM: its Java stack note is added when it finally crosses
+        error = _backend().wrap(error)
         self.hook.onError(None if session is None else python_session(session), from_java(error, note=False))
 
     @python_errors
@@ -202,6 +203,17 @@ _before_unwrapped: Callable[..., Any] = vars(_HookProxy)["beforeSessionRun"].__w
 _after_unwrapped: Callable[..., Any] = vars(_HookProxy)["afterSessionRun"].__wrapped__
 
 
+class _ModelSink:
+    """What the Java ``Consumer<ModelInstance>`` of a Python ModelDependentHook calls."""
+
+    def __init__(self, hook: ModelDependentHook) -> None:
+        self.hook = hook
+
+    @python_errors
+    def accept(self, model: Any) -> None:
+        self.hook.modelInstance = values.model_to_python(model)
+
+
 def as_java_hook(hook: Hook) -> Any:
     """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a :class:`JavaHook` gives its Java hook.
 
@@ -209,24 +221,18 @@ def as_java_hook(hook: Hook) -> Any:
     class and instance) are not called across the bridge: they are ``jhooks.Hook``'s no-ops.
     Raises ``jhooks.HookValidationError`` for a hook that cannot be registered (validate_hook).
     """
-    import jpype
-
     if isinstance(hook, JavaHook):
         return hook.java
     validate_hook(hook)
-    jvm.start()
+    backend = _backend()
+    backend.start()
     gc_link.freeze_startup_objects()
-    proxy = jpype.JProxy("org.jhooks.bridge.PythonHookTarget", inst=_HookProxy(hook))
+    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", _HookProxy(hook))
     before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
     if isinstance(hook, ModelDependentHook):
-
-        @python_errors
-        def accept(model: Any) -> None:
-            hook.modelInstance = values.model_to_python(model)
-
-        consumer = jpype.JProxy("java.util.function.Consumer", dict={"accept": accept})
-        return jpype.JClass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer, before, after)
-    return jpype.JClass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after)
+        consumer = backend.proxy("java.util.function.Consumer", _ModelSink(hook))
+        return backend.jclass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer, before, after)
+    return backend.jclass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after)
 
 
 class _ListenerProxy:
@@ -244,8 +250,6 @@ class _ListenerProxy:
     @python_errors
     def decideSave(self, session: Any, globalStep: Any) -> Any:
         """The Python listener's decision as a Java ``org.jhooks.SaveDecision``."""
-        import jpype
-
         decide = getattr(self.listener, "decideSave", None)
         if decide is None:  # a listener not derived from jhooks.CheckpointSaverListener
             decide = CheckpointSaverListener.decideSave.__get__(self.listener)
@@ -255,7 +259,7 @@ class _ListenerProxy:
                 f"CheckpointSaverListener {self.listener!r}.beforeSave returned {type(decision).__name__} "
                 f"{decision!r} for step {int(globalStep)}; expected None or jhooks.SaveDecision"
             )
-        return getattr(jpype.JClass("org.jhooks.SaveDecision"), decision.name)
+        return getattr(_backend().jclass("org.jhooks.SaveDecision"), decision.name)
 
     @python_errors
     def afterSave(self, session: Any, globalStep: Any) -> bool:
@@ -268,10 +272,9 @@ class _ListenerProxy:
 
 def as_java_listener(listener: CheckpointSaverListener) -> Any:
     """A Java ``org.jhooks.CheckpointSaverListener`` calling the Python ``listener``."""
-    import jpype
-
     if isinstance(listener, JavaCheckpointSaverListener):
         return listener.java
-    jvm.start()
-    proxy = jpype.JProxy("org.jhooks.CheckpointSaverListener", inst=_ListenerProxy(listener))
-    return jpype.JClass("org.jhooks.bridge.PythonCheckpointSaverListener")(proxy, _name(listener))
+    backend = _backend()
+    backend.start()
+    proxy = backend.proxy("org.jhooks.CheckpointSaverListener", _ListenerProxy(listener))
+    return backend.jclass("org.jhooks.bridge.PythonCheckpointSaverListener")(proxy, _name(listener))

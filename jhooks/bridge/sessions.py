@@ -25,6 +25,7 @@ from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.api.session import Coordinator, Session
 from jhooks.bridge import values
+from jhooks.bridge.backend import current as _backend
 from jhooks.bridge.exceptions import call_java, from_java, python_errors, to_java
 
 
@@ -56,12 +57,12 @@ class JavaSession(Session):
         Raises NotImplementedError (the Python twin of Java's UnsupportedOperationException) when
         the Java view cannot list its variables.
         """
-        import jpype
-
         try:
             listing = call_java(self.java.saveableVariables)
-        except jpype.JClass("java.lang.UnsupportedOperationException") as e:
-            raise NotImplementedError(str(e.getMessage())) from e
+        except Exception as e:
+            if not _backend().is_instance(e, "java.lang.UnsupportedOperationException"):
+                raise
+            raise NotImplementedError(str(_backend().unwrap(e).getMessage())) from e
         return {str(entry.getKey()): str(entry.getValue()) for entry in listing.entrySet()}
 
     def globalStepTensorName(self) -> str:
@@ -104,19 +105,20 @@ class _PythonSessionProxy:
     def saveableVariables(self) -> Any:
         """The Python view's ``saveableVariables()`` as a Java map (order kept); a view without
         it, or raising NotImplementedError, gives Java's UnsupportedOperationException."""
-        import jpype
-
-        unsupported = jpype.JClass("java.lang.UnsupportedOperationException")
+        backend = _backend()
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
         listing = getattr(self.session, "saveableVariables", None)
         if listing is None:
-            raise unsupported(f"{_describe(self.session)} cannot list its variables; pass variables to Saver")
+            raise backend.raisable(
+                unsupported(f"{_describe(self.session)} cannot list its variables; pass variables to Saver")
+            )
         try:
             variables = listing()
         except NotImplementedError as e:
-            raise unsupported(str(e)) from None
-        out = jpype.JClass("java.util.LinkedHashMap")()
+            raise backend.raisable(unsupported(str(e))) from None
+        out = backend.jclass("java.util.LinkedHashMap")()
         for key, tensor in variables.items():
-            out.put(jpype.JString(str(key)), jpype.JString(str(tensor)))
+            out.put(backend.jstring(str(key)), backend.jstring(str(tensor)))
         return out
 
     @python_errors
@@ -125,10 +127,8 @@ class _PythonSessionProxy:
 
     @python_errors
     def globalStep(self) -> int:
-        import jpype
-
         name = str(self.session.globalStepTensorName())
-        return jpype.JLong(int(self.session.run(name)))
+        return _backend().jlong(int(self.session.run(name)))
 
     @python_errors
     def checkpointGuard(self) -> Any:
@@ -196,7 +196,7 @@ class JavaCoordinator(Coordinator):
 
     def error(self) -> BaseException | None:
         error = self.java.error()
-        return None if error is None else from_java(error)
+        return None if error is None else from_java(_backend().wrap(error))
 
     def clearStop(self) -> None:
         self.java.clearStop()
@@ -217,9 +217,7 @@ class JavaCheckpointGuard(CheckpointGuard):
         return [str(name) for name in call_java(self.java.watchedLosses)]
 
     def reportNanLoss(self, globalStep: int, lossTensor: str) -> None:
-        import jpype
-
-        call_java(self.java.reportNanLoss, jpype.JLong(int(globalStep)), str(lossTensor))
+        call_java(self.java.reportNanLoss, _backend().jlong(int(globalStep)), str(lossTensor))
 
     def nanStep(self) -> int | None:
         step = call_java(self.java.nanStep)
@@ -245,11 +243,10 @@ class _PythonGuardProxy:
 
     @python_errors
     def watchedLosses(self) -> Any:
-        import jpype
-
-        out = jpype.JClass("java.util.ArrayList")()
+        backend = _backend()
+        out = backend.jclass("java.util.ArrayList")()
         for name in self.guard.watchedLosses():
-            out.add(jpype.JString(name))
+            out.add(backend.jstring(name))
         return out
 
     @python_errors
@@ -258,19 +255,15 @@ class _PythonGuardProxy:
 
     @python_errors
     def nanStep(self) -> Any:
-        import jpype
-
         step = self.guard.nanStep()
-        optional = jpype.JClass("java.util.OptionalLong")
-        return optional.empty() if step is None else optional.of(jpype.JLong(step))
+        optional = _backend().jclass("java.util.OptionalLong")
+        return optional.empty() if step is None else optional.of(_backend().jlong(step))
 
     @python_errors
     def nanLoss(self) -> Any:
-        import jpype
-
         loss = self.guard.nanLoss()
-        optional = jpype.JClass("java.util.Optional")
-        return optional.empty() if loss is None else optional.of(jpype.JString(loss))
+        optional = _backend().jclass("java.util.Optional")
+        return optional.empty() if loss is None else optional.of(_backend().jstring(loss))
 
     @python_errors
     def allowsSave(self, globalStep: Any) -> bool:

@@ -10,28 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
-
 from jhooks.api.errors import SessionRunArgsError
 from jhooks.api.model import ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge import arrays
-
-
-def _jpype():
-    import jpype
-
-    return jpype
-
-
-_classes: dict = {}
+from jhooks.bridge.backend import current as _backend
 
 
 def _jclass(name: str) -> Any:
-    cls = _classes.get(name)
-    if cls is None:
-        cls = _classes[name] = _jpype().JClass(name)
-    return cls
+    return _backend().jclass(name)
+
+
+def _jstring(value: str) -> Any:
+    return _backend().jstring(value)
 
 
 # -- fetches -----------------------------------------------------------------------------------
@@ -39,11 +30,10 @@ def _jclass(name: str) -> Any:
 
 def fetches_to_java(fetches: Any) -> Any:
     """A Python fetch nest as Java (``ArrayList``/``LinkedHashMap`` of Strings); None stays None."""
-    jpype = _jpype()
     if fetches is None:
         return None
     if isinstance(fetches, str):
-        return jpype.JString(fetches)
+        return _jstring(fetches)
     if isinstance(fetches, (list, tuple)):
         out = _jclass("java.util.ArrayList")()
         for e in fetches:
@@ -52,7 +42,7 @@ def fetches_to_java(fetches: Any) -> Any:
     if isinstance(fetches, Mapping):
         out = _jclass("java.util.LinkedHashMap")()
         for k, v in fetches.items():
-            out.put(jpype.JString(k), fetches_to_java(v))
+            out.put(_jstring(k), fetches_to_java(v))
         return out
     raise SessionRunArgsError(f"a fetch must be a str, list, tuple or dict, got {type(fetches).__name__} {fetches!r}")
 
@@ -61,14 +51,14 @@ def fetches_to_python(fetches: Any) -> Any:
     """A Java fetch nest as Python str / list / dict."""
     if fetches is None:
         return None
-    if isinstance(fetches, (str, _jpype().JString)):
+    if _backend().is_string(fetches):
         return str(fetches)
     if isinstance(fetches, _jclass("java.util.List")):
         return [fetches_to_python(e) for e in fetches]
     if isinstance(fetches, _jclass("java.util.Map")):
         return {str(e.getKey()): fetches_to_python(e.getValue()) for e in fetches.entrySet()}
     raise SessionRunArgsError(
-        f"a Java fetch must be a String, List or Map, got {fetches.getClass().getName()} {fetches}"
+        f"a Java fetch must be a String, List or Map, got {_backend().class_names(fetches)[0]} {fetches}"
     )
 
 
@@ -87,7 +77,7 @@ def feeds_to_java(feeds: Mapping[str, Any] | None) -> Any:
             java = arrays.to_java(value)
         except TypeError as e:
             raise SessionRunArgsError(f"feed {name!r}: {e}") from e
-        out.put(_jpype().JString(name), java)
+        out.put(_jstring(name), java)
     return out
 
 
@@ -112,7 +102,7 @@ def results_to_java(results: Any) -> Any:
     if isinstance(results, Mapping):
         out = _jclass("java.util.LinkedHashMap")()
         for k, v in results.items():
-            out.put(_jpype().JString(k), results_to_java(v))
+            out.put(_jstring(k), results_to_java(v))
         return out
     return arrays.view_to_java(results)
 
@@ -129,12 +119,12 @@ def results_to_python(results: Any, fetches: Any = None, leaf: Callable[[Any], A
     if isinstance(fetches, (list, tuple)):
         return type(fetches)(results_to_python(results.get(i), f, leaf) for i, f in enumerate(fetches))
     if isinstance(fetches, Mapping):
-        return {k: results_to_python(results.get(_jpype().JString(k)), f, leaf) for k, f in fetches.items()}
+        return {k: results_to_python(results.get(_jstring(k)), f, leaf) for k, f in fetches.items()}
     if isinstance(results, _jclass("java.util.List")):
         return [results_to_python(e, None, leaf) for e in results]
     if isinstance(results, _jclass("java.util.Map")):
         return {str(e.getKey()): results_to_python(e.getValue(), None, leaf) for e in results.entrySet()}
-    raise TypeError(f"a Java result must be an NdArray, List or Map, got {results.getClass().getName()}")
+    raise TypeError(f"a Java result must be an NdArray, List or Map, got {_backend().class_names(results)[0]}")
 
 
 # -- options, run args, run metadata, model ------------------------------------------------------
@@ -162,11 +152,11 @@ def options_to_java(options: Any) -> Any:
         )
     else:
         raise TypeError(f"run options must be jhooks.RunOptions, got {type(options).__name__} {options!r}")
-    jpype = _jpype()
+    backend = _backend()
     return _jclass("org.jhooks.RunOptions")(
-        jpype.JInt(int(values[0])),
-        jpype.JLong(int(values[1])),
-        jpype.JInt(int(values[2])),
+        backend.jint(int(values[0])),
+        backend.jlong(int(values[1])),
+        backend.jint(int(values[2])),
         bool(values[3]),
         bool(values[4]),
     )
@@ -211,14 +201,14 @@ def run_metadata_to_java(metadata: Any) -> Any:
     if metadata is None:
         return None
     data = metadata if isinstance(metadata, (bytes, bytearray)) else metadata.SerializeToString()
-    return _jpype().JArray(_jpype().JByte)(bytes(data))
+    return _backend().array("byte", bytes(data))
 
 
 def run_metadata_to_python(metadata: Any) -> Any:
     """Java's serialized RunMetadata as TensorFlow's proto (bytes when TensorFlow is not installed)."""
     if metadata is None:
         return None
-    data = bytes(np.asarray(metadata, dtype=np.int8).tobytes())
+    data = _backend().to_bytes(metadata)
     try:
         from tensorflow.core.protobuf import config_pb2
     except ImportError:
@@ -229,7 +219,7 @@ def run_metadata_to_python(metadata: Any) -> Any:
 def model_to_java(model: ModelInstance) -> Any:
     endpoints = _jclass("java.util.LinkedHashMap")()
     for k, v in model.endpoints.items():
-        endpoints.put(_jpype().JString(k), _jpype().JString(v))
+        endpoints.put(_jstring(k), _jstring(v))
     return _jclass("org.jhooks.ModelInstance")(endpoints)
 
 

@@ -32,6 +32,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
     print(f"tensorflow: {jvm.installed_tensorflow() or 'not installed'}")
     print(f"jpype: {_version('JPype1')}")
+    from jhooks.bridge.jep_backend import jep_jar
+
+    jar = jep_jar()
+    print(f"jep: {_version('jep')}" + (f" (jar for a JVM started by java: {jar})" if jar else ""))
     try:
         jars = classpath()
     except ClasspathError as e:

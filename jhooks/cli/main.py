@@ -7,7 +7,7 @@ import sys
 import traceback
 
 from jhooks.api.version import VERSION
-from jhooks.cli import cluster_demo, conformance, demo, info, java
+from jhooks.cli import cluster_demo, conformance, demo, info, java, jvm_options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
+    jvm_options.register(sub)
     demo.register(sub)
     cluster_demo.register(sub)
     conformance.register(sub)

@@ -10,6 +10,12 @@ from typing import Any
 
 
 def _is_java(exc: Any) -> bool:
+    from jhooks.bridge.backend import embedded
+
+    if embedded():  # the jep backend: a Java exception is its JavaException
+        from jhooks.bridge.jep_backend import JavaException
+
+        return isinstance(exc, JavaException)
     try:
         import jpype
     except ImportError:
@@ -32,13 +38,10 @@ def describe(exc: BaseException) -> dict[str, Any]:
 
 
 def _describe_java(exc: Any, python_tb: Any = None) -> dict[str, Any]:
+    from jhooks.bridge.backend import current
     from jhooks.bridge.exceptions import java_stack_trace
 
-    types = []
-    c = exc.getClass()
-    while c is not None:
-        types.append(str(c.getSimpleName()))
-        c = c.getSuperclass()
+    types = [n.rsplit(".", 1)[-1].rsplit("$", 1)[-1] for n in current().class_names(exc)]
     stack = java_stack_trace(exc)
     if python_tb is not None:
         stack += "\n" + "".join(traceback.format_tb(python_tb))

@@ -1,4 +1,4 @@
-"""Runs one scenario on the JVM driver through JPype: ``org.jhooks.conformance.JvmScenarioRunner``
+"""Runs one scenario on the JVM driver (JPype or jep backend): ``org.jhooks.conformance.JvmScenarioRunner``
 builds the model with ModelRecipe and drives org.jhooks.tf.MonitoredTrainingSession; Java hooks
 are made on the JVM, Python hooks here (through :class:`ForeignHooks`, as ``as_java_hook``
 proxies) and record into the same Java Recorder, so the trace is one ordered list."""
@@ -46,22 +46,25 @@ def run(
     extraHooks: Callable[[str], Iterable[Any]] | None = None,
 ) -> dict[str, Any]:
     """The observation (see jhooks.conformance.expectations) of one run of ``scenario``;
-    ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks."""
-    import jpype
+    ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks. On
+    either bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
+    from jhooks.bridge.backend import current
 
-    from jhooks.bridge import jvm
-
-    jvm.start(natives=True)
-    proxy = jpype.JProxy("org.jhooks.conformance.ForeignHooks", inst=ForeignHooks())
-    scenario_json = jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
-    extra = jpype.JClass("java.util.ArrayList")()
+    backend = current()
+    backend.start(natives=True)
+    proxy = backend.proxy("org.jhooks.conformance.ForeignHooks", ForeignHooks())
+    scenario_json = backend.jclass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
+    java_languages = backend.jclass("java.util.ArrayList")()
+    for language in languages:
+        java_languages.add(backend.jstring(language))
+    extra = backend.jclass("java.util.ArrayList")()
     for hook in extraHooks("java") if extraHooks is not None else []:
         extra.add(hook)
-    observation = jpype.JClass("org.jhooks.conformance.JvmScenarioRunner").run(
+    observation = backend.jclass("org.jhooks.conformance.JvmScenarioRunner").run(
         scenario_json,
-        jpype.JClass("java.util.ArrayList")(list(languages)),
+        java_languages,
         proxy,
-        jpype.JClass("java.nio.file.Path").of(workdir, []),
+        backend.jclass("java.io.File")(workdir).toPath(),
         extra,
         None,
         None,

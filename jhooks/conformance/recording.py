@@ -12,10 +12,10 @@ class JavaBackedRecorder:
     """The Python Recorder interface (event, result, listenerEvent, saved) over a Java Recorder."""
 
     def __init__(self, java: Any = None) -> None:
-        import jpype
+        from jhooks.bridge.backend import current
 
-        self.java = java if java is not None else jpype.JClass("org.jhooks.conformance.Recorder")()
-        self._parse = jpype.JClass("com.google.gson.JsonParser").parseString
+        self.java = java if java is not None else current().jclass("org.jhooks.conformance.Recorder")()
+        self._parse = current().jclass("com.google.gson.JsonParser").parseString
 
     def event(self, hook: str, label: str) -> None:
         self.java.event(hook, label)
@@ -27,9 +27,9 @@ class JavaBackedRecorder:
         self.java.listenerEvent(listener, label)
 
     def saved(self, globalStep: int) -> None:
-        import jpype
+        from jhooks.bridge.backend import current
 
-        self.java.saved(jpype.JLong(int(globalStep)))
+        self.java.saved(current().jlong(int(globalStep)))
 
     def snapshot(self) -> dict[str, Any]:
         return {

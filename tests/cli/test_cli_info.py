@@ -25,11 +25,24 @@ def test_info_prints_versions_cache_and_classpath():
         f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}",
         f"tensorflow: {jvm.installed_tensorflow()}",
         f"jpype: {importlib.metadata.version('JPype1')}",
+        _jep_line(),
         f"tensorflow-java: {jvm.tf_java_version(jars)}",
         "jvm: JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)",
         f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}",
     ] + [f"classpath: {jar}" for jar in jars]
     assert "tensorflow: 2.18.0" in done.stdout and "tensorflow-java: 1.1.0" in done.stdout
+
+
+def _jep_line() -> str:
+    import importlib.metadata
+
+    from jhooks.bridge.jep_backend import jep_jar
+
+    try:
+        version = importlib.metadata.version("jep")
+    except importlib.metadata.PackageNotFoundError:
+        return "jep: not installed"
+    return f"jep: {version} (jar for a JVM started by java: {jep_jar()})"
 
 
 def test_version_is_the_one_source_of_truth_for_python_and_the_jar():

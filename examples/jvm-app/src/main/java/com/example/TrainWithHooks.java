@@ -3,6 +3,7 @@ package com.example;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -13,6 +14,7 @@ import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.jhooks.hooks.LoggingTensorHook;
 import org.jhooks.hooks.StopAtStepHook;
+import org.jhooks.python.PythonHooks;
 import org.jhooks.tf.GlobalStep;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
@@ -31,9 +33,13 @@ import org.tensorflow.types.TFloat32;
  * standard Java hooks (stop at a step, log the loss) and one of its own ({@link LastLoss}),
  * checkpointing every 50 steps.
  *
- * <p>Usage: {@code TrainWithHooks <checkpointDir> [steps=200]}. It resumes from the newest
- * checkpoint in the directory and ends with one line: {@code trained: global_step=<n> loss=<float>
- * w=<float> b=<float> checkpoints=<the .index files>}.
+ * <p>Usage: {@code TrainWithHooks <checkpointDir> [steps=200] [module:Class ...]}. Each {@code
+ * module:Class} is a Python hook loaded with {@link PythonHooks#load}: in a JVM started by plain
+ * {@code java} (or Gradle {@code run}) that needs jep's jar of the Python environment on the
+ * classpath and the options {@code python -m jhooks jvm-options} prints (see build.gradle and
+ * docs/bridge.md, "Backends"). It resumes from the newest checkpoint in the directory and ends with
+ * one line: {@code trained: global_step=<n> loss=<float> w=<float> b=<float> checkpoints=<the
+ * .index files>}.
  */
 public final class TrainWithHooks {
   private static final float[][] X = {{-1}, {0}, {1}, {2}, {3}, {0.5f}, {-0.5f}, {1.5f}};
@@ -76,15 +82,19 @@ public final class TrainWithHooks {
           tf, minimize); // after minimize: the optimizer differentiates every variable
 
       LastLoss lastLoss = new LastLoss();
+      List<Hook> hooks = new ArrayList<>();
+      hooks.add(new StopAtStepHook(null, steps));
+      hooks.add(
+          new LoggingTensorHook(List.of("loss:0", GlobalStep.TENSOR_NAME), 50, null, false, null));
+      hooks.add(lastLoss);
+      for (int i = 2; i < args.length; i++) {
+        hooks.add(PythonHooks.load(args[i])); // a Python hook, e.g. loss_hooks:LossLogger
+      }
       try (MonitoredSession session =
           MonitoredTrainingSession.builder(graph)
               .checkpointDir(checkpointDir)
               .saveCheckpointSteps(50)
-              .hooks(
-                  new StopAtStepHook(null, steps),
-                  new LoggingTensorHook(
-                      List.of("loss:0", GlobalStep.TENSOR_NAME), 50, null, false, null),
-                  lastLoss)
+              .hooks(hooks)
               .build()) {
         while (!session.shouldStop()) {
           session.run(SessionRunArgs.of(GlobalStep.TRAIN_STEP));

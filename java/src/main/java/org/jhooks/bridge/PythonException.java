@@ -59,6 +59,9 @@ public class PythonException extends RuntimeException {
       skipping =
           skipping
               && (e.getClassName().startsWith("org.jpype.")
+                  || e.getClassName().startsWith("jep.")
+                  || e.getClassName().equals(EmbeddedPython.class.getName())
+                  || e.getClassName().startsWith(EmbeddedPython.class.getName() + "$")
                   || e.getClassName().startsWith("jdk.internal.")
                   || e.getClassName().startsWith("java.lang.reflect.")
                   || e.getClassName().contains("$Proxy")

@@ -8,8 +8,9 @@ import org.junit.Test;
 
 public class PythonHooksTest {
 
+  /** The JUnit classpath has no jep: neither backend applies. */
   @Test
-  public void outsideTheLauncherEveryCallSaysHowToStartTheApp() {
+  public void outsideTheLauncherAndWithoutJepEveryCallSaysHowToStartTheApp() {
     assertFalse(PythonHooks.available());
     try {
       PythonHooks.fromCommandLine();
@@ -22,6 +23,7 @@ public class PythonHooksTest {
       fail("no loader is installed");
     } catch (IllegalStateException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("python -m jhooks java"));
+      assertTrue(e.getMessage(), e.getMessage().contains("jvm-options --jep-jar"));
     }
   }
 }

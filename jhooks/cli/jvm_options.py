@@ -1,0 +1,37 @@
+"""``python -m jhooks jvm-options``: what a JVM started by plain ``java`` needs to load Python hooks
+from this Python environment (the jep backend, docs/bridge.md, "Backends")."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "jvm-options",
+        help="print the java options that let a JVM started by plain java load Python hooks from this environment",
+        description="Prints, on one line, the -D options that make tensorflow-java share this environment's "
+        "TensorFlow runtime (nothing when it has no TensorFlow). With --jep-jar, the jar of this environment's "
+        "jep to put on the classpath instead. Example: java $(python -m jhooks jvm-options) "
+        "-cp app.jar:$(python -m jhooks jvm-options --jep-jar) com.example.Train",
+    )
+    p.add_argument("--jep-jar", action="store_true", help="print the jep jar of this environment instead")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Prints the options; exit status 1 (with a message on stderr) when jep is asked for but not installed."""
+    from jhooks.bridge import jvm
+    from jhooks.bridge.jep_backend import jep_jar
+
+    if args.jep_jar:
+        jar = jep_jar()
+        if jar is None:
+            print("python -m jhooks jvm-options: jep is not installed here: pip install 'jhooks[jep]'", file=sys.stderr)
+            return 1
+        print(jar)
+        return 0
+    tfdir = jvm.tensorflow_wheel_dir()
+    print(" ".join(jvm.jvm_args(tfdir)) if tfdir is not None else "")
+    return 0
