@@ -46,25 +46,38 @@ public final class DirectValues {
   private static long largest;
   private static long collections;
   private static long allocated;
-  // Buffers handed out (as duplicates) and buffers free for reuse, by capacity: fresh direct
-  // memory costs a page fault per page, reused memory does not.
+  // Buffers handed out to Python (as duplicates), the leases of values not yet free, and buffers
+  // free for reuse, by capacity: fresh direct memory costs a page fault per page, reused memory
+  // does not.
   private static final ReferenceQueue<ByteBuffer> RETURNED = new ReferenceQueue<>();
+  private static final java.util.Set<HandedOut> HANDED_OUT = new java.util.HashSet<>();
   private static final java.util.Set<Lease> LEASES = new java.util.HashSet<>();
   private static final Map<Integer, java.util.ArrayDeque<ByteBuffer>> FREE = new HashMap<>();
   private static long freeBytes;
 
-  // The memory of one value: free again once both the array and the duplicate handed to Python
-  // (held by nothing here) are unreachable; one collection clears both.
-  private static final class Lease extends WeakReference<ByteBuffer> {
+  // The memory of one value: free again once the array and every duplicate handed to Python are
+  // unreachable. The duplicates are made when Python asks (bytes): the array's own buffers refer to
+  // the memory, not to a duplicate, so a duplicate made ahead would be collected while the array
+  // is still read and Python would then get a copy instead of a view.
+  private static final class Lease {
     final ByteBuffer memory;
-    // Both must be gone: the array (its entry in BUFFERS) and the buffer handed to Python (this).
     boolean arrayGone;
-    boolean handedOutGone;
+    int handedOut;
 
-    Lease(ByteBuffer handedOut, ByteBuffer memory) {
-      super(handedOut, RETURNED);
+    Lease(ByteBuffer memory) {
       this.memory = memory;
       outstanding += memory.capacity();
+    }
+  }
+
+  // One duplicate of a lease's memory handed to Python, cleared when Python lets it go.
+  private static final class HandedOut extends WeakReference<ByteBuffer> {
+    final Lease lease;
+
+    HandedOut(ByteBuffer duplicate, Lease lease) {
+      super(duplicate, RETURNED);
+      this.lease = lease;
+      lease.handedOut++;
     }
   }
 
@@ -124,7 +137,7 @@ public final class DirectValues {
     ByteBuffer bytes = memory.duplicate().order(ByteOrder.nativeOrder());
     Lease lease;
     synchronized (BUFFERS) {
-      lease = new Lease(bytes, memory);
+      lease = new Lease(memory);
     }
     NativeCopy.copy(tensor, bytes);
     NdArray<?> array;
@@ -148,7 +161,6 @@ public final class DirectValues {
       LEASES.add(lease);
       BUFFERS.put(array, lease);
     }
-    java.lang.ref.Reference.reachabilityFence(bytes);
     return array;
   }
 
@@ -197,9 +209,9 @@ public final class DirectValues {
     synchronized (BUFFERS) {
       expunge();
       BUFFERS.sweep();
-      for (Lease l : new ArrayList<>(LEASES)) {
-        if (l.refersTo(null)) {
-          handedOutGone(l);
+      for (HandedOut h : new ArrayList<>(HANDED_OUT)) {
+        if (h.refersTo(null)) {
+          handedOutGone(h);
         }
       }
       liveAfterCollection = outstanding;
@@ -212,14 +224,16 @@ public final class DirectValues {
     releaseIfUnread(l);
   }
 
-  // The buffer handed out under l was collected (seen cleared, or polled from RETURNED).
-  private static void handedOutGone(Lease l) {
-    l.handedOutGone = true;
-    releaseIfUnread(l);
+  // A buffer handed to Python was collected (seen cleared, or polled from RETURNED).
+  private static void handedOutGone(HandedOut h) {
+    if (HANDED_OUT.remove(h)) {
+      h.lease.handedOut--;
+      releaseIfUnread(h.lease);
+    }
   }
 
   private static void releaseIfUnread(Lease l) {
-    if (!l.arrayGone || !l.handedOutGone || !LEASES.remove(l)) {
+    if (!l.arrayGone || l.handedOut > 0 || !LEASES.remove(l)) {
       return;
     }
     int n = l.memory.capacity();
@@ -257,20 +271,26 @@ public final class DirectValues {
 
   /**
    * The direct memory behind {@code array} (C order, native byte order) when {@link #copyOf} made
-   * it, else {@code null}. The buffer stays valid as long as it is referenced.
+   * it, else {@code null}: a new duplicate at each call, for as long as the array is reachable. The
+   * memory is not reused while the array or any duplicate is referenced.
    */
   public static ByteBuffer bytes(NdArray<?> array) {
     synchronized (BUFFERS) {
       expunge();
       Lease lease = BUFFERS.get(array);
-      return lease == null ? null : lease.get();
+      if (lease == null) {
+        return null;
+      }
+      ByteBuffer duplicate = lease.memory.duplicate().order(ByteOrder.nativeOrder());
+      HANDED_OUT.add(new HandedOut(duplicate, lease));
+      return duplicate;
     }
   }
 
   private static void expunge() {
     Object returned;
     while ((returned = RETURNED.poll()) != null) {
-      handedOutGone((Lease) returned);
+      handedOutGone((HandedOut) returned);
     }
     BUFFERS.expunge();
   }

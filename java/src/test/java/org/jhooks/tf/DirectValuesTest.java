@@ -134,4 +134,26 @@ public class DirectValuesTest {
       }
     }
   }
+
+  /**
+   * The memory behind a reachable value stays reachable through collections: Python is given a view
+   * of it whenever it asks (before, the buffer meant for Python was held only weakly and a
+   * collection before Python asked made it get a copy).
+   */
+  @Test
+  public void aReachableValueKeepsItsDirectMemoryThroughCollections() {
+    try (Graph large = BigVariableGraph.build(1 << 20, true)) {
+      MonitoredSession l = MonitoredSession.builder(large).build();
+      try {
+        NdArray<?> v = (NdArray<?>) l.run("big0:0");
+        for (int i = 0; i < 3; i++) {
+          System.gc();
+        }
+        assertNotNull(DirectValues.bytes(v));
+        assertEquals(4L << 20, (long) DirectValues.bytes(v).capacity());
+      } finally {
+        l.close();
+      }
+    }
+  }
 }
