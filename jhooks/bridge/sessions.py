@@ -154,11 +154,25 @@ def java_session(session: Any) -> Any:
             return cached
         proxy = jpype.JProxy("org.jhooks.Session", inst=_PythonSessionProxy(session), convert=False)
         java = jpype.JObject(proxy, jpype.JClass("org.jhooks.Session"))
+        name = _final_global_step_name(session)
+        if name is not None:  # Java hooks ask for it every run: answered in Java, no crossing
+            java = jpype.JClass("org.jhooks.bridge.JavaHookCalls").withGlobalStepTensorName(java, name)
         try:
             _proxies[session] = java
         except TypeError:
             pass
         return java
+
+
+def _final_global_step_name(session: Any) -> str | None:
+    """The global step's name of ``session`` when its graph is finalized (it cannot change), else None."""
+    graph = getattr(session, "graph", None)
+    if not getattr(graph, "finalized", False):
+        return None
+    try:
+        return str(session.globalStepTensorName())
+    except Exception:  # not cached: asked through the proxy each time, which reports the error
+        return None
 
 
 def python_session(session: Any) -> Any:

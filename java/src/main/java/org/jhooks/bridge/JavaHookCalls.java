@@ -2,6 +2,7 @@ package org.jhooks.bridge;
 
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -89,6 +90,16 @@ public final class JavaHookCalls {
     Coordinator c = coordinator;
     return (context != null && context.stopRequested() ? CONTEXT_STOP : 0)
         | (c != null && c.shouldStop() ? COORDINATOR_STOP : 0);
+  }
+
+  /**
+   * The Java view {@code python} of a Python session whose graph is finalized, answering {@link
+   * Session#globalStepTensorName()} with {@code globalStepTensorName} without crossing into Python;
+   * every other call goes to {@code python}. Python makes it once per session view ({@code
+   * jhooks.bridge.sessions.java_session}).
+   */
+  public static Session withGlobalStepTensorName(Session python, String globalStepTensorName) {
+    return new FixedStepNameSession(python, globalStepTensorName);
   }
 
   /**
