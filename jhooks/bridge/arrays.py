@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import ctypes
 import os
+import struct
 import threading
 from typing import Any
 
@@ -119,8 +120,10 @@ def _keep(a: np.ndarray) -> None:
 
 
 def view_to_java(value: Any) -> Any:
-    """A read-only Java NdArray over the memory of ``value`` (no copy) when it is a non-empty
-    numeric or boolean array; else :func:`to_java` (a copy: strings, zero-size arrays).
+    """A read-only Java NdArray over the memory of ``value`` (no copy) when it is a numeric or
+    boolean array of more than ``PACKED_MAX_BYTES`` (1 KB); a read-only copy made in one call when
+    it is a smaller non-empty one (a scalar loss or step: viewing costs more calls than copying);
+    else :func:`to_java` (a copy: strings, zero-size arrays).
 
     Same dtype, shape and values as :func:`to_java`. The view is valid while the caller holds
     ``value`` (for a hook: during its callback) and afterwards until views of ``VIEW_BUDGET`` more
@@ -135,6 +138,8 @@ def view_to_java(value: Any) -> Any:
     name = a.dtype.name
     if name not in DTYPES:
         raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {list(DTYPES)} and strings")
+    if a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:  # small: one call, a copy (Arrays.unpacked)
+        return _bridge_arrays().unpacked(_packed(a, name))
     native = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
     # A ctypes array over the memory, not the numpy array, goes to JPype: JPype would keep what it
     # is given alive until the JVM collects the buffer; _keep bounds the lifetime by bytes instead.
@@ -165,6 +170,40 @@ def dtype_of(array: Any) -> str:
     return str(_bridge_arrays().dtype(array))
 
 
+# Values of at most this many bytes cross packed in one byte[] with their dtype and shape
+# (org.jhooks.bridge.Arrays.packed/unpacked): one call instead of one each for dtype, shape and the
+# values; a small value handed to a Java hook is then a read-only copy, not a view.
+PACKED_MAX_BYTES = 1024
+
+
+_headers: dict = {}  # (dtype name, shape) -> the header of org.jhooks.bridge.Arrays.packed's layout
+
+
+def _packed(a: np.ndarray, name: str) -> bytes:
+    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
+    key = (name, a.shape)
+    header = _headers.get(key)
+    if header is None:
+        if len(_headers) >= 256:
+            _headers.clear()
+        encoded = name.encode("ascii")
+        fields = bytes([len(encoded)]) + encoded + bytes([a.ndim]) + struct.pack(f"<{a.ndim}q", *a.shape)
+        size = (1 + len(fields) + 7) // 8 * 8
+        header = _headers[key] = bytes([size]) + fields + bytes(size - 1 - len(fields))
+    return header + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
+
+
+def _unpacked(packed: bytes) -> np.ndarray:
+    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed``."""
+    n = packed[1]
+    name = packed[2 : 2 + n].decode("ascii")
+    rank = packed[2 + n]
+    shape = struct.unpack_from(f"<{rank}q", packed, 3 + n)
+    if name == "bfloat16":
+        import ml_dtypes  # noqa: F401 - registers numpy's "bfloat16"
+    return np.frombuffer(packed, dtype=np.dtype(name), offset=packed[0]).reshape(shape)
+
+
 def to_numpy(array: Any) -> np.ndarray:
     """A new, writable numpy array holding a copy of the Java NdArray ``array``.
 
@@ -173,6 +212,9 @@ def to_numpy(array: Any) -> np.ndarray:
     jpype = _java()
     if not is_ndarray(array):
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
+    packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
+    if packed is not None:
+        return _unpacked(bytes(packed)).copy()  # owns its (aligned) memory, writable
     dtype = dtype_of(array)
     shape = tuple(int(d) for d in _bridge_arrays().shape(array))
     if dtype == "string":
@@ -197,6 +239,9 @@ def view_to_numpy(array: Any) -> np.ndarray:
     array. Same dtype, shape and values as :func:`to_numpy`."""
     if not is_ndarray(array):
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
+    packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
+    if packed is not None:  # small: one call for dtype, shape and values; bytes make it read-only
+        return _unpacked(bytes(packed))
     direct = _bridge_arrays().directBytes(array)
     if direct is None:
         out = to_numpy(array)

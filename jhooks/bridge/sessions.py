@@ -29,6 +29,7 @@ class JavaSession(Session):
 
     def __init__(self, java: Any) -> None:
         self.java = java
+        self._globalStepName: str | None = None
 
     def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any:
         """Runs ``fetches`` (a name or nest) with numpy ``feeds``; numpy results, same structure.
@@ -61,13 +62,24 @@ class JavaSession(Session):
         return {str(entry.getKey()): str(entry.getValue()) for entry in listing.entrySet()}
 
     def globalStepTensorName(self) -> str:
-        return str(call_java(self.java.globalStepTensorName))
+        name = self._globalStepName
+        if name is None:
+            name = str(call_java(self.java.globalStepTensorName))
+            if _fixed_step_name(self.java):  # the JVM driver's view: its name is fixed, asked every run
+                self._globalStepName = name
+        return name
 
     def globalStep(self) -> int:
         return int(call_java(self.java.globalStep))
 
     def __repr__(self) -> str:
         return f"JavaSession({self.java})"
+
+
+def _fixed_step_name(java: Any) -> bool:
+    """Whether the Java session's global step name never changes (``org.jhooks.tf.TfSession``'s,
+    the JVM driver's raw session, is set at construction; a subclass could compute it)."""
+    return str(java.getClass().getName()) == "org.jhooks.tf.TfSession"
 
 
 class _PythonSessionProxy:
