@@ -26,6 +26,8 @@ import threading
 import weakref
 from typing import Any
 
+import numpy as np
+
 from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener
 from jhooks.api.model import ModelDependentHook, ModelInstance
@@ -180,6 +182,12 @@ def _java_values(runValues: Any) -> Any:
 _CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
 _STOPS = _CONTEXT_STOP | _COORDINATOR_STOP
 _INDEX_SHIFT = 3  # org.jhooks.bridge.JavaHookGroup.INDEX_SHIFT
+_REPEATED, _REPEATED_INDEX_SHIFT, _MAX_REPEATING = 8, 4, 32  # org.jhooks.bridge.JavaHookGroup's
+
+
+def _one_name(args: SessionRunArgs) -> bool:
+    """Args a Java hook group remembers per hook (JavaHookGroup.beforeSessionRunRepeated)."""
+    return isinstance(args.fetches, str) and not args.feeds and args.options is None
 
 
 class JavaHook(Hook, Described):
@@ -357,6 +365,13 @@ class JavaHookGroup:
         self.java = _Java.group([h._calls for h in self.hooks])
         self._before = [h._callsBefore for h in self.hooks]
         self._after = [h._callsAfter for h in self.hooks]
+        # per hook: the Python args of the one-name args it last returned (as Java remembers them)
+        self._repeat: list[SessionRunArgs | None] = [None] * len(self.hooks)
+
+    def forgetRepeats(self) -> None:
+        """After a failed check of returned args, or another graph: every hook's args cross anew."""
+        self._repeat = [None] * len(self.hooks)
+        self.java.forget()
 
     def _context(self, runContext: Any, start: int, stop: int, calls: list) -> Any:
         """The Java run context, made as the first overriding hook in ``start..stop-1`` would make it
@@ -393,19 +408,31 @@ class JavaHookGroup:
         _raise_if_missing_natives(self.hooks[position].javaClassName, callback, error)
 
     def beforeSessionRun(self, runContext: Any, start: int = 0) -> tuple:
-        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns args; returns
-        ``(index, args)`` of that hook (Python SessionRunArgs), or ``(len(hooks), None)``."""
+        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns new args; returns
+        ``(index, args, repeated)``: that hook's index and args (Python SessionRunArgs), or
+        ``(len(hooks), None, repeated)``; ``repeated`` lists ``(i, args)`` of the hooks before it
+        that returned the one-name args they returned last time (the same Python object, not
+        translated again; ``JavaHookGroup.beforeSessionRunRepeated``)."""
         context = self._context(runContext, start, len(self.hooks), self._before)
         try:
-            result = call_java(self.java.beforeSessionRun, context, start)
+            result = call_java(self.java.beforeSessionRunRepeated, context, start)
         except BaseException as e:
             self._failed(runContext, context, start, "beforeSessionRun", e)
             raise
-        index = result >> _INDEX_SHIFT
-        self._sync(result, runContext, context, start, min(index + 1, len(self.hooks)))
+        result = int(result)
+        index = (result & 0xFFFFFFFF) >> _REPEATED_INDEX_SHIFT
+        self._sync(result & 7, runContext, context, start, min(index + 1, len(self.hooks)))
+        repeated = []
+        if result & _REPEATED:
+            mask = result >> 32
+            repeat = self._repeat
+            repeated = [(i, repeat[i]) for i in range(start, min(index, _MAX_REPEATING)) if mask >> i & 1]
         if result & _HAS_ARGS:
-            return index, values.run_args_to_python(self.java.takeArgs())
-        return index, None
+            args = values.run_args_to_python(self.java.takeArgs())
+            if index < _MAX_REPEATING:
+                self._repeat[index] = args if args is not None and _one_name(args) else None
+            return index, args, repeated
+        return index, None, repeated
 
     def afterSessionRun(self, runContext: Any, runValues: list) -> None:
         """Calls ``afterSessionRun`` on the first ``len(runValues)`` hooks, hook i with
@@ -416,20 +443,31 @@ class JavaHookGroup:
         each: list = []
         error = None
         last = last_java = None
+        # hooks given the same array (one tensor fetched by several) share one read-only Java value
+        same: dict[tuple[int, int, int], Any] = {}
         for i in range(to):
             if not self._after[i]:
                 each.append(None)
                 continue
-            if runValues[i] is last:  # the same values for several hooks (none fetched): translated once
+            v = runValues[i]
+            if v is last:  # the same values for several hooks (none fetched): translated once
                 each.append(last_java)
                 continue
+            key = (id(v.results), id(v.options), id(v.runMetadata))
+            shared_java = same.get(key) if isinstance(v.results, np.ndarray) else None
+            if shared_java is not None:
+                last, last_java = v, shared_java
+                each.append(shared_java)
+                continue
             try:
-                last = runValues[i]
+                last = v
                 last_java = _java_values(last)
                 each.append(last_java)
             except BaseException as e:
                 error, to = e, i
                 break
+            if isinstance(v.results, np.ndarray):
+                same[key] = last_java
         if to == 0:
             raise error  # type: ignore[misc]  # the first hook's values failed: nothing was called
         shared = next((v for v in each if v is not None), None)
