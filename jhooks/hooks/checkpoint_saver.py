@@ -101,6 +101,7 @@ class CheckpointSaverHook(Hook):
         listeners: Sequence[CheckpointSaverListener] | None = None,
         maxToKeep: int | None = _DEFAULT_MAX_TO_KEEP,
     ) -> None:
+        self._stepArgs: SessionRunArgs | None = None
         self._saver = validate_saver_args(checkpointDir, saveSecs, saveSteps, saver, scaffold, maxToKeep)
         self._timer = SecondOrStepTimer(everySecs=saveSecs, everySteps=saveSteps)
         self.checkpointDir = checkpointDir
@@ -150,7 +151,11 @@ class CheckpointSaverHook(Hook):
         return self._keeper.latestIs(step)
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        return SessionRunArgs(runContext.session.globalStepTensorName())
+        name = runContext.session.globalStepTensorName()
+        args = self._stepArgs
+        if args is None or args.fetches != name:  # the same (immutable) args every run
+            args = self._stepArgs = SessionRunArgs(name)
+        return args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         step = self._timer.dueStep(runContext.session, int(runValues.results))

@@ -30,9 +30,10 @@ class NanTensorHook(Hook):
             raise ValueError(f"NanTensorHook: lossTensor must be a tensor name (str), got {lossTensor!r}")
         self._lossTensor = lossTensor
         self._failOnNanLoss = failOnNanLoss
+        self._args = SessionRunArgs(lossTensor)  # immutable: the same args every run
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        return SessionRunArgs(self._lossTensor)
+        return self._args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         if not np.any(np.isnan(runValues.results)):

@@ -141,6 +141,7 @@ class TfRunContext(SessionRunContext):
         self._tf = tfContext
         self._original: SessionRunArgs | None = None
         self.feeders: dict = {}  # tensor name -> the TfHookAdapter that feeds it in this run
+        self._options: tuple[Any, Any] | None = None  # (TF's RunOptions proto, its jhooks RunOptions)
         super().__init__(None, session)  # type: ignore[arg-type]
 
     @property
@@ -153,6 +154,14 @@ class TfRunContext(SessionRunContext):
     @originalArgs.setter
     def originalArgs(self, value: SessionRunArgs | None) -> None:
         self._original = value
+
+    def options(self, proto: Any) -> Any:
+        """The jhooks RunOptions of TF's ``proto`` (the same object every hook of the run gets:
+        converted once per run; RunOptions are immutable)."""
+        converted = self._options
+        if converted is None or converted[0] is not proto:
+            converted = self._options = (proto, names.options_from_proto(proto))
+        return converted[1]
 
     def requestStop(self) -> None:
         self._tf.request_stop()
@@ -304,10 +313,11 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
-        values = self._values(run_values.results, names.options_from_proto(run_values.options), run_values.run_metadata)
+        ctx = self._context_of(run_context)
+        values = self._values(run_values.results, ctx.options(run_values.options), run_values.run_metadata)
         outer = enter_callback(self._label, "afterSessionRun", run_context.session)
         try:
-            self.hook.afterSessionRun(self._context_of(run_context), values)
+            self.hook.afterSessionRun(ctx, values)
         except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:
