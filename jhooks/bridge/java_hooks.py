@@ -179,7 +179,7 @@ def _java_values(runValues: Any) -> Any:
     )
 
 
-_CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
+_CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS, _CALLS_REPEATED = 1, 2, 4, 8  # JavaHookCalls flags
 _STOPS = _CONTEXT_STOP | _COORDINATOR_STOP
 _INDEX_SHIFT = 3  # org.jhooks.bridge.JavaHookGroup.INDEX_SHIFT
 _REPEATED, _REPEATED_INDEX_SHIFT, _MAX_REPEATING = 8, 4, 32  # org.jhooks.bridge.JavaHookGroup's
@@ -203,6 +203,7 @@ class JavaHook(Hook, Described):
     _callsBefore: bool
     _callsAfter: bool
     _coords: list[tuple[Any, Any]]  # (python coordinator, java coordinator) of the live session
+    _lastArgs: SessionRunArgs | None  # the one-name args the Java hook last returned, translated
 
     def __new__(cls, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> JavaHook:
         java = java_object(instance_or_class_name, *ctor_args, **ctor_kwargs)
@@ -221,6 +222,7 @@ class JavaHook(Hook, Described):
         self._callsBefore = bool(_Java.calls.overrides(java, "beforeSessionRun"))
         self._callsAfter = bool(_Java.calls.overrides(java, "afterSessionRun"))
         self._coords = []
+        self._lastArgs = None  # the one-name args Java last returned
         return self
 
     def __init__(self, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> None:
@@ -307,7 +309,13 @@ class JavaHook(Hook, Described):
             _raise_if_missing_natives(self.javaClassName, "beforeSessionRun", e)
             raise
         self._sync_flags(flags, runContext, context)
-        return values.run_args_to_python(self._calls.takeArgs()) if flags & _HAS_ARGS else None
+        if not flags & _HAS_ARGS:
+            return None
+        if flags & _CALLS_REPEATED:  # the one-name args it returned last time: translated then
+            return self._lastArgs
+        args = values.run_args_to_python(self._calls.takeArgs())
+        self._lastArgs = args if args is not None and _one_name(args) else None
+        return args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         if not self._callsAfter:

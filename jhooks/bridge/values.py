@@ -162,14 +162,19 @@ def options_to_java(options: Any) -> Any:
         )
     else:
         raise TypeError(f"run options must be jhooks.RunOptions, got {type(options).__name__} {options!r}")
-    jpype = _jpype()
-    return _jclass("org.jhooks.RunOptions")(
-        jpype.JInt(int(values[0])),
-        jpype.JLong(int(values[1])),
-        jpype.JInt(int(values[2])),
-        bool(values[3]),
-        bool(values[4]),
-    )
+    key = (int(values[0]), int(values[1]), int(values[2]), bool(values[3]), bool(values[4]))
+    cached = _java_options.get(key)
+    if cached is None:  # org.jhooks.RunOptions is immutable: one per distinct value
+        jpype = _jpype()
+        if len(_java_options) >= 64:
+            _java_options.clear()
+        cached = _java_options[key] = _jclass("org.jhooks.RunOptions")(
+            jpype.JInt(key[0]), jpype.JLong(key[1]), jpype.JInt(key[2]), key[3], key[4]
+        )
+    return cached
+
+
+_java_options: dict[tuple, Any] = {}
 
 
 def options_to_python(options: Any) -> RunOptions | None:

@@ -36,7 +36,12 @@ class NanTensorHook(Hook):
         return self._args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        if not np.any(np.isnan(runValues.results)):
+        results = runValues.results
+        if isinstance(results, np.ndarray) and results.ndim == 0 and results.dtype.kind in "fc":
+            value = results.item()  # a scalar loss: a Python comparison, not two numpy calls
+            if value == value:
+                return
+        elif not np.any(np.isnan(results)):
             return
         if self._failOnNanLoss:
             logger.error("Model diverged with loss = NaN.")

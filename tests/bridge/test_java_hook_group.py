@@ -314,3 +314,15 @@ def test_a_missing_name_a_hook_returns_again_fails_again_before_the_next_hook(ja
                     raise AssertionError("a missing name passed once it had failed")
                 # checked before the next hook is called, every time (not remembered as accepted)
                 assert "J3.beforeSessionRun" not in " ".join(map(str, java_log))
+
+
+def test_a_single_java_hook_repeating_one_fetch_name_gets_each_runs_value(java_log):
+    hook = JavaHook(RecordingHook("J1", "doubled:0"))
+    with tf.Graph().as_default():
+        train, x = build_graph()
+        with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([hook])) as sess:
+            for i in range(3):
+                sess.run(train, feed_dict={x: float(i)})
+    after = [str(e) for e in java_log if "J1.afterSessionRun" in str(e)]
+    assert after == [f"J1.afterSessionRun float32[]={2.0 * i}" for i in range(3)]
+    assert hook._lastArgs is not None and hook._lastArgs.fetches == "doubled:0"

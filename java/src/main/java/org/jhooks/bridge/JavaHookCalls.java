@@ -27,8 +27,16 @@ public final class JavaHookCalls {
   /** {@code beforeSessionRun} returned args; get them with {@link #takeArgs()}. */
   public static final int HAS_ARGS = 4;
 
+  /**
+   * With {@link #HAS_ARGS}: the args are one fetch name without feeds or options, the same as the
+   * args this hook returned last time, and are not kept for {@link #takeArgs()}: Python reuses the
+   * ones it translated then.
+   */
+  public static final int REPEATED = 8;
+
   private final Hook hook;
   private final ThreadLocal<SessionRunArgs> args = new ThreadLocal<>();
+  private String lastFetch; // the one fetch name of the args last returned, or null
   private volatile Coordinator coordinator;
   private long crossings; // read by tests only; one session thread writes it
 
@@ -61,6 +69,14 @@ public final class JavaHookCalls {
     if (a == null) {
       return stopFlags(context);
     }
+    String one =
+        a.fetches() instanceof String && a.feeds().isEmpty() && a.options() == null
+            ? (String) a.fetches()
+            : null;
+    if (one != null && one.equals(lastFetch)) {
+      return stopFlags(context) | HAS_ARGS | REPEATED;
+    }
+    lastFetch = one;
     args.set(a);
     return stopFlags(context) | HAS_ARGS;
   }

@@ -137,4 +137,19 @@ public class JavaHookGroupTest {
             "a.before"),
         LOG);
   }
+
+  @Test
+  public void aSingleHookRepeatingOneFetchNameIsFlaggedAndItsArgsNotKept() {
+    JavaHookCalls calls = new JavaHookCalls(new Logging("a", SessionRunArgs.of("x:0")));
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    assertEquals(JavaHookCalls.HAS_ARGS, calls.beforeSessionRun(context));
+    assertEquals("x:0", calls.takeArgs().fetches());
+    assertEquals(JavaHookCalls.HAS_ARGS | JavaHookCalls.REPEATED, calls.beforeSessionRun(context));
+    assertNull(calls.takeArgs());
+    JavaHookCalls lists = new JavaHookCalls(new Logging("b", SessionRunArgs.of(List.of("x:0"))));
+    for (int i = 0; i < 2; i++) {
+      assertEquals(JavaHookCalls.HAS_ARGS, lists.beforeSessionRun(context));
+      assertEquals(List.of("x:0"), lists.takeArgs().fetches());
+    }
+  }
 }
