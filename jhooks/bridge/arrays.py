@@ -204,6 +204,12 @@ def _unpacked(packed: bytes) -> np.ndarray:
     return np.frombuffer(packed, dtype=np.dtype(name), offset=packed[0]).reshape(shape)
 
 
+def from_packed(packed: bytes) -> np.ndarray:
+    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed`` (the JVM
+    driver sends a Python hook's one small result so: no call back into Java)."""
+    return _unpacked(packed)
+
+
 def to_numpy(array: Any) -> np.ndarray:
     """A new, writable numpy array holding a copy of the Java NdArray ``array``.
 

@@ -193,6 +193,14 @@ class _HookProxy:
         _after_unwrapped(self, _current[get_ident()], runValues)
 
     @python_errors
+    def afterSessionRunPacked(self, packedResults: Any) -> None:
+        """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
+        metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
+        view = _context_view(_current[get_ident()])
+        results = arrays.from_packed(bytes(packedResults))
+        self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
+
+    @python_errors
     def afterSessionRun(self, contextId: Any, runValues: Any) -> None:
         view = _context_view(contextId)
         fetches = view.hookFetches.get(self.key)
