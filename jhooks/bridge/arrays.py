@@ -131,8 +131,12 @@ def view_to_java(value: Any) -> Any:
     must copy it. Writing to the view throws ``java.nio.ReadOnlyBufferException``. An array that is
     not C-contiguous in native byte order is converted by numpy first (a copy the view then owns).
     Raises TypeError naming a dtype that has no Java twin."""
+    a = value if type(value) is np.ndarray else np.asarray(value)
+    small = _native_names().get(a.dtype)
+    if small is not None and 0 < a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:
+        # small, native byte order: one call with a copy (org.jhooks.bridge.Arrays.unpacked)
+        return _bridge_arrays().unpacked(_header(small, a.shape) + a.tobytes())
     jpype = _java()
-    a = np.asarray(value)
     if a.dtype.kind in "OSU" or a.size == 0:
         return to_java(a)
     name = a.dtype.name
@@ -179,18 +183,33 @@ PACKED_MAX_BYTES = 1024
 _headers: dict = {}  # (dtype name, shape) -> the header of org.jhooks.bridge.Arrays.packed's layout
 
 
-def _packed(a: np.ndarray, name: str) -> bytes:
-    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
-    key = (name, a.shape)
+_names: dict[np.dtype, str] = {}
+
+
+def _native_names() -> dict[np.dtype, str]:
+    """Native-byte-order dtypes of DTYPES (bfloat16 aside) -> their names, for the small path."""
+    if not _names:
+        _names.update({np.dtype(n).newbyteorder("="): n for n in DTYPES if n != "bfloat16"})
+    return _names
+
+
+def _header(name: str, shape: tuple) -> bytes:
+    """The header of ``org.jhooks.bridge.Arrays.packed``'s layout for ``name`` and ``shape``."""
+    key = (name, shape)
     header = _headers.get(key)
     if header is None:
         if len(_headers) >= 256:
             _headers.clear()
         encoded = name.encode("ascii")
-        fields = bytes([len(encoded)]) + encoded + bytes([a.ndim]) + struct.pack(f"<{a.ndim}q", *a.shape)
+        fields = bytes([len(encoded)]) + encoded + bytes([len(shape)]) + struct.pack(f"<{len(shape)}q", *shape)
         size = (1 + len(fields) + 7) // 8 * 8
         header = _headers[key] = bytes([size]) + fields + bytes(size - 1 - len(fields))
-    return header + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
+    return header
+
+
+def _packed(a: np.ndarray, name: str) -> bytes:
+    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
+    return _header(name, a.shape) + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
 
 
 def _unpacked(packed: bytes) -> np.ndarray:
