@@ -400,9 +400,14 @@ class JavaHookGroup:
             for h in self.hooks[start:stop]:
                 h._sync_stop(runContext, context)
             return
+        # the hooks of a group share the session's coordinator: asked once per sync, not per hook
+        stopping: dict[int, bool] = {}
         for h in self.hooks[start:stop]:
             for py_coord, java_coord in h._coords:
-                if py_coord.shouldStop():
+                stop_now = stopping.get(id(py_coord))
+                if stop_now is None:
+                    stop_now = stopping[id(py_coord)] = py_coord.shouldStop()
+                if stop_now:
                     java_coord.requestStop()
 
     def position(self) -> int:
