@@ -4,9 +4,10 @@ The top level is the hook API only: importing it loads neither tensorflow nor jp
 lifecycle and error rules are in docs/contract.md.
 """
 
+from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.errors import CallerFeedConflictError, HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.hook import Hook
-from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.session import Coordinator, Session
@@ -17,6 +18,7 @@ __version__ = VERSION
 
 __all__ = [
     "CallerFeedConflictError",
+    "CheckpointGuard",
     "CheckpointSaverListener",
     "Coordinator",
     "Hook",
@@ -26,6 +28,7 @@ __all__ = [
     "ModelDependentHook",
     "ModelInstance",
     "RunOptions",
+    "SaveDecision",
     "Session",
     "SessionRunArgs",
     "SessionRunArgsError",

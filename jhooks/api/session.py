@@ -22,6 +22,10 @@ class Session(Protocol):
     -> ``{checkpoint key: name of a tensor reading the value}`` for exactly what ``save`` writes;
     the checkpoint saver hooks use it to snapshot variables (docs/standard-hooks.md) and raise
     NotImplementedError naming it when a view lacks it.
+
+    Optional too (twin of Java's default ``Session#checkpointGuard()``): ``checkpointGuard()`` ->
+    the :class:`~jhooks.api.checkpoint_guard.CheckpointGuard` every hook of the raw session shares;
+    read it with ``CheckpointGuard.of(session)``, which falls back to one guard per view object.
     """
 
     def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any: ...

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from jhooks.api.hook import Described, Hook
-from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge import construct, gc_link, jvm, values
@@ -538,6 +538,13 @@ class JavaCheckpointSaverListener(CheckpointSaverListener):
         import jpype
 
         call_java(self.java.beforeSave, java_session(session), jpype.JLong(int(globalStep)))
+
+    def decideSave(self, session: Any, globalStep: int) -> SaveDecision:
+        """The Java listener's ``decideSave`` (its default calls ``beforeSave``); null is SAVE."""
+        import jpype
+
+        decision = call_java(self.java.decideSave, java_session(session), jpype.JLong(int(globalStep)))
+        return SaveDecision.SAVE if decision is None else SaveDecision(str(decision.name()))
 
     def afterSave(self, session: Any, globalStep: int) -> bool:
         import jpype

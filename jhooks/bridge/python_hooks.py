@@ -27,7 +27,7 @@ from threading import get_ident
 from typing import Any
 
 from jhooks.api.hook import Hook
-from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.validation import validate_hook
@@ -273,6 +273,22 @@ class _ListenerProxy:
     @python_errors
     def beforeSave(self, session: Any, globalStep: Any) -> None:
         self.listener.beforeSave(python_session(session), int(globalStep))
+
+    @python_errors
+    def decideSave(self, session: Any, globalStep: Any) -> Any:
+        """The Python listener's decision as a Java ``org.jhooks.SaveDecision``."""
+        import jpype
+
+        decide = getattr(self.listener, "decideSave", None)
+        if decide is None:  # a listener not derived from jhooks.CheckpointSaverListener
+            decide = CheckpointSaverListener.decideSave.__get__(self.listener)
+        decision = decide(python_session(session), int(globalStep))
+        if not isinstance(decision, SaveDecision):
+            raise TypeError(
+                f"CheckpointSaverListener {self.listener!r}.beforeSave returned {type(decision).__name__} "
+                f"{decision!r} for step {int(globalStep)}; expected None or jhooks.SaveDecision"
+            )
+        return getattr(jpype.JClass("org.jhooks.SaveDecision"), decision.name)
 
     @python_errors
     def afterSave(self, session: Any, globalStep: Any) -> bool:

@@ -7,6 +7,9 @@
   in a Python-driven session): NdArray feeds in, NdArray results out.
 - :class:`JavaCoordinator`: a Python ``jhooks.Coordinator`` whose state is a Java
   ``org.jhooks.Coordinator``.
+- :class:`JavaCheckpointGuard`: a Python ``CheckpointGuard`` whose state is the Java session's
+  ``org.jhooks.CheckpointGuard``; :func:`java_checkpoint_guard` the other way round. So a
+  NanTensorHook and the savers of one session share one guard whatever their languages.
 
 A run through either view is a raw run: it fires no hooks. Values are copies (docs/bridge.md).
 """
@@ -18,6 +21,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
+from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.api.session import Coordinator, Session
 from jhooks.bridge import values
@@ -71,6 +75,10 @@ class JavaSession(Session):
 
     def globalStep(self) -> int:
         return int(call_java(self.java.globalStep))
+
+    def checkpointGuard(self) -> CheckpointGuard:
+        """The Java session's ``CheckpointGuard`` (its state stays where the Java guard keeps it)."""
+        return JavaCheckpointGuard(call_java(self.java.checkpointGuard))
 
     def __repr__(self) -> str:
         return f"JavaSession({self.java})"
@@ -133,6 +141,10 @@ class _PythonSessionProxy:
 
         name = str(self.session.globalStepTensorName())
         return jpype.JLong(int(self.session.run(name)))
+
+    @python_errors
+    def checkpointGuard(self) -> Any:
+        return java_checkpoint_guard(CheckpointGuard.of(self.session))
 
     def toString(self) -> str:
         return _describe(self.session)
@@ -214,3 +226,102 @@ class JavaCoordinator(Coordinator):
 
     def clearStop(self) -> None:
         self.java.clearStop()
+
+
+class JavaCheckpointGuard(CheckpointGuard):
+    """A ``CheckpointGuard`` whose watched losses and NaN step live in a Java
+    ``org.jhooks.CheckpointGuard`` (the JVM driver's session owns it)."""
+
+    def __init__(self, java: Any) -> None:
+        super().__init__()
+        self.java = java
+
+    def watchLoss(self, tensorName: str) -> None:
+        call_java(self.java.watchLoss, str(tensorName))
+
+    def watchedLosses(self) -> list[str]:
+        return [str(name) for name in call_java(self.java.watchedLosses)]
+
+    def reportNanLoss(self, globalStep: int, lossTensor: str) -> None:
+        import jpype
+
+        call_java(self.java.reportNanLoss, jpype.JLong(int(globalStep)), str(lossTensor))
+
+    def nanStep(self) -> int | None:
+        step = call_java(self.java.nanStep)
+        return int(step.getAsLong()) if step.isPresent() else None
+
+    def nanLoss(self) -> str | None:
+        loss = call_java(self.java.nanLoss)
+        return str(loss.get()) if loss.isPresent() else None
+
+    def __repr__(self) -> str:
+        return f"JavaCheckpointGuard({self.java})"
+
+
+class _PythonGuardProxy:
+    """What a Java ``org.jhooks.CheckpointGuard`` proxy over a Python guard calls."""
+
+    def __init__(self, guard: CheckpointGuard) -> None:
+        self.guard = guard
+
+    @python_errors
+    def watchLoss(self, tensorName: Any) -> None:
+        self.guard.watchLoss(str(tensorName))
+
+    @python_errors
+    def watchedLosses(self) -> Any:
+        import jpype
+
+        out = jpype.JClass("java.util.ArrayList")()
+        for name in self.guard.watchedLosses():
+            out.add(jpype.JString(name))
+        return out
+
+    @python_errors
+    def reportNanLoss(self, globalStep: Any, lossTensor: Any) -> None:
+        self.guard.reportNanLoss(int(globalStep), str(lossTensor))
+
+    @python_errors
+    def nanStep(self) -> Any:
+        import jpype
+
+        step = self.guard.nanStep()
+        optional = jpype.JClass("java.util.OptionalLong")
+        return optional.empty() if step is None else optional.of(jpype.JLong(step))
+
+    @python_errors
+    def nanLoss(self) -> Any:
+        import jpype
+
+        loss = self.guard.nanLoss()
+        optional = jpype.JClass("java.util.Optional")
+        return optional.empty() if loss is None else optional.of(jpype.JString(loss))
+
+    @python_errors
+    def allowsSave(self, globalStep: Any) -> bool:
+        return bool(self.guard.allowsSave(int(globalStep)))
+
+    def toString(self) -> str:
+        return f"Python {self.guard!r}"
+
+
+# The Java proxy of each Python guard, weakly keyed by the guard.
+_guard_proxies: weakref.WeakKeyDictionary[CheckpointGuard, Any] = weakref.WeakKeyDictionary()
+
+
+def java_checkpoint_guard(guard: CheckpointGuard) -> Any:
+    """A Java ``org.jhooks.CheckpointGuard`` sharing ``guard``'s state (the same proxy for the same
+    guard); a :class:`JavaCheckpointGuard` is unwrapped to its Java guard."""
+    import jpype
+
+    if isinstance(guard, JavaCheckpointGuard):
+        return guard.java
+    with _proxies_lock:
+        cached = _guard_proxies.get(guard)
+        if cached is not None:
+            return cached
+        proxy = jpype.JProxy("org.jhooks.CheckpointGuard", inst=_PythonGuardProxy(guard), convert=False)
+        java = jpype.JObject(proxy, jpype.JClass("org.jhooks.CheckpointGuard"))
+        _guard_proxies[guard] = java
+        return java

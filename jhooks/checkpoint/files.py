@@ -89,6 +89,31 @@ def delete_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) 
         os.remove(path)
 
 
+def copy_checkpoint(prefix: str, destPrefix: str) -> list[str]:
+    """Copies the files of the checkpoint ``prefix`` (``.index``, ``.data-*``, ``.meta``) to
+    ``destPrefix`` + the same suffixes: each to a temporary name in the destination dir, then
+    renamed over its target (``.index`` last, so a half-copied checkpoint has no index). Returns
+    the written paths. FileNotFoundError when ``prefix`` has no complete checkpoint."""
+    if not checkpoint_exists(prefix):
+        raise FileNotFoundError(f"no {prefix}.index / {prefix}.data-* to copy")
+    import shutil
+
+    name = os.path.basename(os.path.abspath(prefix))
+    files = sorted(_files_of(prefix), key=lambda f: f.endswith(".index"))
+    written = []
+    for source in files:
+        target = destPrefix + os.path.basename(source)[len(name) :]
+        temporary = target + _BUNDLE_TEMP + ".copy"
+        try:
+            shutil.copyfile(source, temporary)
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+        written.append(target)
+    return written
+
+
 def clean_stale_temporaries(checkpointDir: str, checkpointBasename: str) -> list[str]:
     """Deletes what a killed save leaves in ``checkpointDir``: state-file temporaries
     (``checkpoint.tmp*``) and TensorFlow's bundle temporaries of this basename's checkpoints

@@ -5,8 +5,9 @@ combinations; each case is passed, failed, xfailed (a failure listed with a reas
 data/xfail-python.json) or skipped (the combination does not apply). Exits 1 when a case failed.
 The console shows the table, one line per failure and the counts; --verbose adds every mismatch,
 runner stack traces and the cases' log records (stderr). --junit-xml writes a report CI systems
-read. ``--hook-factory`` and ``--session-factory`` check your own code; see docs/conformance.md,
-"Run the conformance suite against your own hooks".
+read. ``--hook-factory`` (Python), ``--java-hook-factory`` (Java, with ``--classpath``),
+``--session-factory`` and ``--driver`` check your own code; see docs/conformance.md, "Check your
+own hook, session creator or driver".
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--combo",
         action="append",
-        choices=[c.id for c in combos.ALL],
         metavar="COMBO",
-        help="a driver x hook-language combination, repeatable (default: all six; with a factory: "
-        "the Python driver's). One of: " + ", ".join(c.id for c in combos.ALL),
+        help="a driver x hook-language combination, repeatable (default: all six; with "
+        "--session-factory the Python driver's, with --driver that driver's). One of: "
+        + ", ".join(c.id for c in combos.ALL)
+        + ", or <name>-driver-{python,java,mixed}-hooks of a --driver",
     )
     p.add_argument("--scenario", action="append", metavar="NAME", help="only this scenario, repeatable")
     p.add_argument("--json", metavar="PATH", help='also write {"results": [{scenario, combo, outcome}]} here')
@@ -58,9 +60,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--hook-factory",
         metavar="MODULE:CALLABLE",
-        help="a callable returning a new jhooks Hook; it is added to every scenario (Python driver; "
-        "JVM-driver cases are skipped) and must raise nothing nor change the scenario's expected "
-        "traces and outcome",
+        help="a callable returning a new jhooks Hook; it is added last to every scenario under "
+        "every driver (through the bridge on the JVM driver) and must raise nothing nor change the "
+        "scenario's expected traces and outcome",
+    )
+    p.add_argument(
+        "--java-hook-factory",
+        metavar="CLASS[::METHOD]",
+        help="a Java class implementing Supplier<Hook>, or with one public static no-argument method "
+        "returning an org.jhooks.Hook (CLASS::METHOD names it); checked as --hook-factory, under "
+        "every driver (through the bridge on the Python driver)",
+    )
+    p.add_argument(
+        "--classpath",
+        action="append",
+        metavar="PATH",
+        help=f"jars or class directories (separated by {os.pathsep}) added to the JVM's classpath, "
+        "for --java-hook-factory; repeatable",
+    )
+    p.add_argument(
+        "--driver",
+        metavar="MODULE:CALLABLE",
+        help="a jhooks.conformance.driver.ConformanceDriver (or a callable returning one) to check: "
+        "registered under its name, its three combinations run by default",
     )
     p.add_argument(
         "--session-factory",
@@ -72,27 +94,69 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jhooks.conformance import driver
+
+    before = set(driver.registered())
+    try:
+        return _run(args)
+    finally:  # a --driver is registered for this run only
+        for name in set(driver.registered()) - before:
+            driver.unregister(name)
+
+
+def _run(args: argparse.Namespace) -> int:
     from jhooks.cli import conformance_report
-    from jhooks.conformance import combos, runner, scenarios
+    from jhooks.conformance import combos, driver, runner, scenarios
     from jhooks.conformance.user_hooks import UserHookCheck, load_callable
 
-    factory = args.hook_factory or args.session_factory
-    default = [c for c in combos.ALL if c.driver == "python"] if factory else list(combos.ALL)
-    chosen = [combos.parse(c) for c in args.combo] if args.combo else default
-    names = args.scenario or scenarios.names()
-    unknown = sorted(set(names) - set(scenarios.names()))
-    if unknown:
-        print(f"unknown scenario(s): {', '.join(unknown)}", file=sys.stderr)
-        return 2
     loaded = {}
-    for flag, spec in (("--hook-factory", args.hook_factory), ("--session-factory", args.session_factory)):
+    for flag, spec in (
+        ("--hook-factory", args.hook_factory),
+        ("--session-factory", args.session_factory),
+        ("--driver", args.driver),
+    ):
         if spec:
             try:
                 loaded[flag] = load_callable(spec)
             except (ImportError, AttributeError, ValueError) as e:
                 print(f"jhooks conformance: {flag} {spec}: {type(e).__name__}: {e}", file=sys.stderr)
                 return 2
-    user = UserHookCheck(loaded["--hook-factory"]) if args.hook_factory else None
+    default = list(combos.ALL)
+    if args.driver:
+        try:
+            made = loaded["--driver"]
+            the_driver = driver.register(made if isinstance(made, driver.ConformanceDriver) else made())
+        except (TypeError, ValueError) as e:
+            print(f"jhooks conformance: --driver {args.driver}: {type(e).__name__}: {e}", file=sys.stderr)
+            return 2
+        default = list(combos.for_driver(the_driver.name))
+    elif args.session_factory:
+        default = [c for c in combos.ALL if c.driver == "python"]
+    try:
+        chosen = [combos.parse(c) for c in args.combo] if args.combo else default
+    except ValueError as e:
+        print(f"jhooks conformance: --combo: {e}", file=sys.stderr)
+        return 2
+    names = args.scenario or scenarios.names()
+    unknown = sorted(set(names) - set(scenarios.names()))
+    if unknown:
+        print(f"unknown scenario(s): {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    user = None
+    if args.hook_factory or args.java_hook_factory:
+        user = UserHookCheck(loaded.get("--hook-factory"), args.java_hook_factory)
+    if args.classpath or args.java_hook_factory:
+        from jhooks.bridge import jvm
+
+        extra = [p for entry in args.classpath or [] for p in entry.split(os.pathsep) if p]
+        try:
+            # the JVM driver needs TensorFlow's natives; start it able to run them when any JVM case runs
+            jvm.start(extra, natives=any(c.driver == "jvm" for c in chosen))
+            if user is not None and args.java_hook_factory:
+                user.javaFactory()
+        except Exception as e:  # noqa: BLE001 - a factory that cannot load is the user's error, exit 2
+            print(f"jhooks conformance: --java-hook-factory {args.java_hook_factory}: {e}", file=sys.stderr)
+            return 2
     session_factory = loaded.get("--session-factory")
     xfail = runner.expected_failures()
     cases = [(n, c) for n in names for c in chosen]
@@ -129,7 +193,12 @@ def _properties(args: argparse.Namespace) -> dict[str, str]:
     from jhooks.api.version import VERSION
 
     out = {"jhooks.version": VERSION}
-    for flag, spec in (("hook-factory", args.hook_factory), ("session-factory", args.session_factory)):
+    for flag, spec in (
+        ("hook-factory", args.hook_factory),
+        ("java-hook-factory", args.java_hook_factory),
+        ("session-factory", args.session_factory),
+        ("driver", args.driver),
+    ):
         if spec:
             out[flag] = spec
     return out

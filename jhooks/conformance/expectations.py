@@ -3,7 +3,8 @@ org.jhooks.conformance.Expectations. Each mismatch is one readable line (a diff 
 
 An observation is a dict: trace, results, listenerTrace, saves, callerRuns, callerResults,
 outcome (kind; error: see error_descriptions; which for conflicts), finalOpsValues, stateFile,
-checkpointValues (step -> variable -> value) and, on the JVM driver, hookPositions (hook name ->
+checkpointValues (step -> variable -> value), stepsOnDisk (steps with checkpoint files), subdirs
+(sub-directory -> stateFile, checkpointValues, stepsOnDisk) and, on the JVM driver, hookPositions (hook name ->
 its 1-based place in the driver's hook list, as JVM messages name hooks).
 """
 
@@ -89,6 +90,27 @@ def _checkpoints(want: Mapping[str, Any], obs: Mapping[str, Any], out: list[str]
             _same(f"checkpoints.values[{step}][{var}]", value, got[step].get(var), out)
     if "listenerTrace" in want:
         _sequence("checkpoints.listenerTrace", want["listenerTrace"], obs["listenerTrace"], out)
+    if "stepsOnDisk" in want:
+        _same("checkpoints.stepsOnDisk", want["stepsOnDisk"], obs["stepsOnDisk"], out)
+    for name, sub in want.get("subdirs", {}).items():
+        got = obs.get("subdirs", {}).get(name)
+        if got is None:
+            out.append(f"checkpoints.subdirs[{name}]: no such sub-directory with a state file")
+            continue
+        for key in ("stateFile", "stepsOnDisk"):
+            if key in sub:
+                _same(f"checkpoints.subdirs[{name}].{key}", sub[key], got[key], out)
+        for step, variables in sub.get("values", {}).items():
+            if step not in got["checkpointValues"]:
+                out.append(f"checkpoints.subdirs[{name}].values: no checkpoint of step {step}")
+                continue
+            for var, value in variables.items():
+                _same(
+                    f"checkpoints.subdirs[{name}].values[{step}][{var}]",
+                    value,
+                    got["checkpointValues"][step].get(var),
+                    out,
+                )
 
 
 def _outcome(want: Mapping[str, Any], obs: Mapping[str, Any], out: list[str]) -> None:

@@ -6,7 +6,7 @@ proxies) and record into the same Java Recorder, so the trace is one ordered lis
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from jhooks.bridge.exceptions import python_errors
@@ -39,8 +39,14 @@ class ForeignHooks:
         return json.dumps(standard_hooks.final_ops_values(self.finalOps[str(hookName)]))
 
 
-def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> dict[str, Any]:
-    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``."""
+def run(
+    scenario: Mapping[str, Any],
+    languages: Sequence[str],
+    workdir: str,
+    extraHooks: Callable[[str], Iterable[Any]] | None = None,
+) -> dict[str, Any]:
+    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``;
+    ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks."""
     import jpype
 
     from jhooks.bridge import jvm
@@ -48,10 +54,16 @@ def run(scenario: Mapping[str, Any], languages: Sequence[str], workdir: str) -> 
     jvm.start(natives=True)
     proxy = jpype.JProxy("org.jhooks.conformance.ForeignHooks", inst=ForeignHooks())
     scenario_json = jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
+    extra = jpype.JClass("java.util.ArrayList")()
+    for hook in extraHooks("java") if extraHooks is not None else []:
+        extra.add(hook)
     observation = jpype.JClass("org.jhooks.conformance.JvmScenarioRunner").run(
         scenario_json,
         jpype.JClass("java.util.ArrayList")(list(languages)),
         proxy,
         jpype.JClass("java.nio.file.Path").of(workdir, []),
+        extra,
+        None,
+        None,
     )
     return json.loads(str(observation.toString()))

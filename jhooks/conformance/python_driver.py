@@ -1,6 +1,7 @@
-"""Runs one scenario on the Python driver: TensorFlow's ``tf.compat.v1.train.MonitoredSession``
-(in ``jhooks.tf.OnErrorSession``, for ``Hook.onError``) with jhooks hooks adapted by
-``jhooks.tf.to_tf_hooks``, Java hooks through ``jhooks.bridge.JavaHook``.
+"""Runs one scenario on a Python-side driver (jhooks.conformance.driver): by default the Python
+driver, :class:`PythonDriver` (TensorFlow's ``tf.compat.v1.train.MonitoredSession`` in
+``jhooks.tf.OnErrorSession``, for ``Hook.onError``, with jhooks hooks adapted by
+``jhooks.tf.to_tf_hooks``), Java hooks through ``jhooks.bridge.JavaHook``.
 
 Like ``MonitoredTrainingSession`` on the chief the hooks are the chief-only hooks, then the others;
 on a non-chief the chief-only hooks are left out (TF's worker session creator would wait for a
@@ -13,11 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jhooks.api.errors import HookFeedConflictError
-from jhooks.conformance import error_descriptions, model_python, scripted_hook, standard_hooks, values
+from jhooks.conformance import error_descriptions, scripted_hook, standard_hooks, values
+from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
 SessionFactory = Callable[[str | None], Any]
@@ -60,6 +63,36 @@ def _final_ops_values(hook: Any) -> Any:
     return standard_hooks.final_ops_values(hook)
 
 
+class PythonDriver(ConformanceDriver):
+    """The Python driver: ``tf.compat.v1.train.MonitoredSession`` (in ``jhooks.tf.OnErrorSession``,
+    for ``Hook.onError``) over ``setup.sessionCreator`` with the hooks adapted by
+    ``jhooks.tf.to_tf_hooks``. A run that never returned while the ``with`` block ended normally
+    (TensorFlow's session swallows OutOfRangeError) is the end of input."""
+
+    name = "python"
+
+    def run(self, setup: DriverSetup, caller: Caller) -> DriverOutcome:
+        import tensorflow as tf
+
+        from jhooks.tf import OnErrorSession, to_tf_hooks
+
+        tf_hooks = to_tf_hooks(setup.allHooks, setup.model.modelInstance)
+        out = DriverOutcome(callerRuns=0)
+        try:
+            with OnErrorSession.create(
+                lambda: tf.compat.v1.train.MonitoredSession(session_creator=setup.sessionCreator, hooks=tf_hooks),
+                tf_hooks,
+            ) as session:
+                while not session.should_stop() and out.callerRuns < caller.maxRuns:
+                    out.callerRuns += 1
+                    out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
+                out.stopped = session.should_stop()
+            out.endOfInput = len(out.callerResults) < out.callerRuns
+        except Exception as e:  # noqa: BLE001 - every error is the observed outcome
+            out.error = e
+        return out
+
+
 def run(
     scenario: Mapping[str, Any],
     languages: Sequence[str],
@@ -67,8 +100,10 @@ def run(
     recorder: Any,
     sessionFactory: SessionFactory | None = None,
     extraHooks: Sequence[Any] = (),
+    driver: ConformanceDriver | None = None,
 ) -> dict[str, Any]:
-    """The observation (see jhooks.conformance.expectations) of one run of ``scenario``.
+    """The observation (see jhooks.conformance.expectations) of one run of ``scenario`` on
+    ``driver`` (a Python-side ConformanceDriver; default :class:`PythonDriver`).
 
     ``recorder`` is a scripted_hook.Recorder, or a recording.JavaBackedRecorder when any hook is
     Java; ``extraHooks`` (jhooks hooks) are registered after the scenario's hooks.
@@ -76,67 +111,57 @@ def run(
     import tensorflow as tf
 
     from jhooks.testing.fault_injection import FaultInjectingSessionCreator
-    from jhooks.tf import names, to_tf_hooks
+    from jhooks.tf import names
 
-    driver = scenario["driver"]
-    chief = driver.get("isChief", True)
+    driver = driver if driver is not None else PythonDriver()
+    spec = scenario["driver"]
+    chief = spec.get("isChief", True)
     checkpoint_dir = None
-    if driver.get("checkpointDir", False):
+    if spec.get("checkpointDir", False):
         checkpoint_dir = os.path.join(workdir, "checkpoints")
         os.makedirs(checkpoint_dir, exist_ok=True)
-    graph = tf.Graph()
-    built = model_python.build(scenario["model"], graph)
+    graph, built = driver.buildModel(scenario["model"])
     observation: dict[str, Any] = {}
     with graph.as_default():
         chief_only: list[Any] = []
         others: list[Any] = []
         final_ops: dict[str, Any] = {}
-        for spec, language in zip(scenario["hooks"], languages):
-            hook = _make_hook(spec, language, checkpoint_dir, recorder)
-            (chief_only if spec.get("chiefOnly", False) else others).append(hook)
-            if spec.get("standard", {}).get("type") == "FinalOpsHook":
-                final_ops[spec["name"]] = hook
-        hooks = (chief_only if chief else []) + others + list(extraHooks)
+        for hook_spec, language in zip(scenario["hooks"], languages):
+            hook = _make_hook(hook_spec, language, checkpoint_dir, recorder)
+            (chief_only if hook_spec.get("chiefOnly", False) else others).append(hook)
+            if hook_spec.get("standard", {}).get("type") == "FinalOpsHook":
+                final_ops[hook_spec["name"]] = hook
+        others += list(extraHooks)
         creator = (
             sessionFactory(checkpoint_dir)
             if sessionFactory is not None
             else tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=checkpoint_dir)
         )
-        faults = [f["atAttempt"] for f in driver.get("recoveryFaults", [])]
+        faults = [f["atAttempt"] for f in spec.get("recoveryFaults", [])]
         if faults:
             creator = FaultInjectingSessionCreator(creator, faults, built.trainOp)
-        _caller_loop(scenario["caller"], graph, creator, to_tf_hooks(hooks, built.modelInstance), observation, names)
+        caller_spec = scenario["caller"]
+        where = lambda: ("caller", "run")  # noqa: E731
+        structure = values.fetch_structure(caller_spec.get("fetches", "train"))
+        caller = Caller(
+            maxRuns=caller_spec["maxRuns"],
+            fetches=names.resolve_fetches(graph, structure, where),
+            feeds=names.resolve_feeds(graph, values.feeds(caller_spec.get("feeds", {})), where),
+        )
+        setup = DriverSetup(graph, built, chief, chief_only, others, checkpoint_dir, creator)
+        _observe_outcome(driver.run(setup, caller), structure, observation, names)
         observation["finalOpsValues"] = {name: _final_ops_values(h) for name, h in final_ops.items()}
     observation.update(recorder.snapshot())
     observation.update(checkpoints(checkpoint_dir))
     return observation
 
 
-def _caller_loop(
-    caller: Mapping[str, Any], graph: Any, creator: Any, tf_hooks: list[Any], observation: dict[str, Any], names: Any
-) -> None:
-    import tensorflow as tf
-
-    where = lambda: ("caller", "run")  # noqa: E731
-    structure = values.fetch_structure(caller.get("fetches", "train"))
-    fetches = names.resolve_fetches(graph, structure, where)
-    feeds = names.resolve_feeds(graph, values.feeds(caller.get("feeds", {})), where)
-    calls, results, stop = 0, [], False
+def _observe_outcome(driven: DriverOutcome, structure: Any, observation: dict[str, Any], names: Any) -> None:
     outcome: dict[str, Any] = {}
-    try:
-        from jhooks.tf import OnErrorSession
-
-        with OnErrorSession.create(
-            lambda: tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=tf_hooks), tf_hooks
-        ) as session:
-            while not session.should_stop() and calls < caller["maxRuns"]:
-                calls += 1
-                result = session.run(fetches, feed_dict=feeds)
-                results.append(values.to_json(names.normalize_results(structure, result)))
-            stop = session.should_stop()
-        # The with block swallows OutOfRangeError: a run() that never returned is end of input.
-        outcome["kind"] = "endOfInput" if len(results) < calls else "stopped" if stop else "normal"
-    except Exception as e:  # noqa: BLE001 - every error is the observed outcome
+    e = driven.error
+    if e is None:
+        outcome["kind"] = "endOfInput" if driven.endOfInput else "stopped" if driven.stopped else "normal"
+    else:
         text = str(e)
         if isinstance(e, HookFeedConflictError) or (isinstance(e, RuntimeError) and "by two hooks" in text):
             outcome.update(kind="conflict", which="hook")
@@ -145,15 +170,48 @@ def _caller_loop(
         else:
             outcome["kind"] = "error"
         outcome["error"] = error_descriptions.describe(e)
-    observation.update(callerRuns=calls, callerResults=results, outcome=outcome)
+    observation.update(
+        callerRuns=driven.callerRuns,
+        callerResults=[values.to_json(names.normalize_results(structure, r)) for r in driven.callerResults],
+        outcome=outcome,
+    )
 
 
-def checkpoints(checkpoint_dir: str | None) -> dict[str, Any]:
-    """stateFile (basenames, or None) and checkpointValues (step -> variable -> value) of the dir."""
+def checkpoints(checkpoint_dir: str | None, subdirs: bool = True) -> dict[str, Any]:
+    """stateFile (basenames, or None), checkpointValues (step -> variable -> value), stepsOnDisk
+    (global steps with any checkpoint file in the dir) and subdirs (sub-directory name -> the same
+    three, for each sub-directory with a state file) of the dir."""
     import tensorflow as tf
 
-    state = tf.train.get_checkpoint_state(checkpoint_dir) if checkpoint_dir else None
-    if state is None or not checkpoint_dir:
+    if not checkpoint_dir:
+        return {"stateFile": None, "checkpointValues": {}, "stepsOnDisk": [], "subdirs": {}}
+    out = _state_and_values(tf, checkpoint_dir)
+    out["stepsOnDisk"] = steps_on_disk(checkpoint_dir)
+    if subdirs:
+        out["subdirs"] = {
+            name: checkpoints(os.path.join(checkpoint_dir, name), subdirs=False)
+            for name in sorted(os.listdir(checkpoint_dir))
+            if os.path.isfile(os.path.join(checkpoint_dir, name, "checkpoint"))
+        }
+    return out
+
+
+def steps_on_disk(checkpoint_dir: str) -> list[int]:
+    """The global steps of every ``<name>-<step>.index`` / ``.data-*`` file in the dir, sorted."""
+    steps = set()
+    for entry in os.listdir(checkpoint_dir):
+        m = _CHECKPOINT_FILE.match(entry)
+        if m is not None:
+            steps.add(int(m.group(1)))
+    return sorted(steps)
+
+
+_CHECKPOINT_FILE = re.compile(r"^.+-([0-9]+)\.(?:index|data-[0-9]{5}-of-[0-9]{5})$")
+
+
+def _state_and_values(tf: Any, checkpoint_dir: str) -> dict[str, Any]:
+    state = tf.train.get_checkpoint_state(checkpoint_dir)
+    if state is None:
         return {"stateFile": None, "checkpointValues": {}}
     base = os.path.basename
     values_by_step: dict[str, Any] = {}

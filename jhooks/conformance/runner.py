@@ -56,18 +56,22 @@ def observe(
     languages: Sequence[str],
     workdir: str,
     sessionFactory: Any = None,
-    extraHooks: Callable[[Any], Iterable[Any]] | None = None,
+    extraHooks: Callable[[str], Iterable[Any]] | None = None,
 ) -> dict[str, Any]:
     """Runs the scenario once and returns the observation (see jhooks.conformance.expectations).
 
-    ``extraHooks(recorder)`` gives hooks added after the scenario's (Python driver only).
+    ``extraHooks(side)`` gives hooks added after the scenario's: for ``side`` ``"python"`` jhooks
+    hooks for a Python-side driver (a Java hook as ``jhooks.bridge.JavaHook``), for ``"java"``
+    ``org.jhooks.Hook`` objects for the JVM driver (a Python hook through ``as_java_hook``).
+    ``sessionFactory`` applies to Python-side drivers.
     """
     if combo.driver == "jvm":
         from jhooks.conformance import jvm_driver
 
-        return jvm_driver.run(scenario, languages, workdir)
-    from jhooks.conformance import python_driver
+        return jvm_driver.run(scenario, languages, workdir, extraHooks)
+    from jhooks.conformance import driver, python_driver
 
+    the_driver = driver.get(combo.driver)
     if "java" in languages:
         from jhooks.bridge import jvm
         from jhooks.conformance.recording import JavaBackedRecorder
@@ -78,8 +82,34 @@ def observe(
         from jhooks.conformance.scripted_hook import Recorder
 
         recorder = Recorder()
-    extra = list(extraHooks(recorder)) if extraHooks is not None else []
-    return python_driver.run(scenario, languages, workdir, recorder, sessionFactory, extra)
+    extra = list(extraHooks("python")) if extraHooks is not None else []
+    return python_driver.run(scenario, languages, workdir, recorder, sessionFactory, extra, the_driver)
+
+
+def skip_reason(scenario: Mapping[str, Any], combo: Combo, sessionFactory: Any = None) -> str | None:
+    """Why ``combo`` does not run ``scenario`` (a fixed hook language, the scenario's drivers, a
+    driver that does not recover and the scenario's recovery faults, a session factory on the JVM
+    driver), or None."""
+    _, skip = combos.languages(scenario, combo)
+    if skip is not None:
+        return skip
+    if combo.driver == "jvm":
+        if sessionFactory is not None:
+            return "a Python session factory applies to the Python-side drivers only"
+        return None
+    from jhooks.conformance import driver
+
+    if needs_recovery(scenario) and not driver.get(combo.driver).recovers:
+        return f"the {combo.driver} driver does not recover from AbortedError"
+    return None
+
+
+def needs_recovery(scenario: Mapping[str, Any]) -> bool:
+    """Whether the scenario's expectations rest on recovering from AbortedError: it has
+    ``recoveryFaults``, or a hook raises ``Aborted``."""
+    if scenario["driver"].get("recoveryFaults"):
+        return True
+    return '"type": "Aborted"' in json.dumps(scenario["hooks"])
 
 
 def run_case(
@@ -87,7 +117,7 @@ def run_case(
     combo: Combo,
     xfail: Mapping[str, str] | None = None,
     sessionFactory: Any = None,
-    extraHooks: Callable[[Any], Iterable[Any]] | None = None,
+    extraHooks: Callable[[str], Iterable[Any]] | None = None,
     check: Callable[[dict[str, Any]], list[str]] | None = None,
 ) -> CaseResult:
     """Runs and judges one case; ``check(observation)`` may add mismatches (CLI user hooks), listed
@@ -95,12 +125,8 @@ def run_case(
     the first mismatch (a runner crash: ``the runner failed: <type>: <message>``, then the traceback)."""
     xfail = expected_failures() if xfail is None else xfail
     scenario = scenarios.load(name)
-    languages, skip = combos.languages(scenario, combo)
-    if skip is None and combo.driver != "python":
-        if sessionFactory is not None:
-            skip = "a session factory applies to the Python driver only"
-        elif extraHooks is not None:
-            skip = "a user hook factory applies to the Python driver only"
+    languages, _ = combos.languages(scenario, combo)
+    skip = skip_reason(scenario, combo, sessionFactory)
     if skip is not None:
         return CaseResult(name, combo.id, "skipped", skip)
     assert languages is not None, "combos.languages gives languages or a reason to skip"

@@ -320,13 +320,32 @@ def _check_checkpoints(s: dict[str, Any], standard: dict[str, Any]) -> list[str]
         for l in h["standard"].get("listeners", [])
         if "raiseInAfterSave" in l
     }
+    # a save a listener skipped got every beforeSave but no afterSave (docs/standard-hooks.md, "Listener veto")
+    skipped = {step for h in savers for l in h["standard"].get("listeners", []) for step in l.get("skipSaveAt", [])}
+    # end's step is the last step: not saved when skipped, or refused after a NaN loss ("No poisoned checkpoints")
+    watched = any(h["standard"]["type"] == "NanTensorHook" for h in standard.values())
+    nan_at = s["model"].get("nanLossAtStep") if watched else None
     for i, event in enumerate(ck.get("listenerTrace", [])):
         m = _LISTENER_EVENT.match(event)
         if not m or m.group(1) not in listeners:
             problems.append(f"checkpoints.listenerTrace[{i}] '{event}' names no listener of a saver hook")
-        elif (m.group(3) or m.group(4) or m.group(5)) and int(m.group(3) or m.group(4) or m.group(5)) not in [
-            *saves,
-            *raised_at,
-        ]:
+            continue
+        allowed = {*saves, *raised_at}
+        if m.group(3):
+            allowed |= skipped
+        if m.group(5) and nan_at is not None and int(m.group(5)) >= nan_at:
+            allowed.add(int(m.group(5)))
+        if m.group(5):
+            allowed |= skipped
+        step = m.group(3) or m.group(4) or m.group(5)
+        if step and int(step) not in allowed:
             problems.append(f"checkpoints.listenerTrace[{i}] '{event}': step not among the saves {saves}")
+    if nan_at is not None:
+        for step in saves:
+            if step >= nan_at:
+                problems.append(
+                    f"checkpoints.saves has step {step}: the loss was NaN in the run that made step {nan_at}"
+                )
+    for step in skipped & set(saves):
+        problems.append(f"checkpoints.saves has step {step}, which a listener skips")
     return problems

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from jhooks.api.hook import Hook
-from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.conformance import values
@@ -233,11 +233,12 @@ class ScriptedModelDependentHook(_Scripted, ModelDependentHook):
 
 class ScriptedListener(CheckpointSaverListener):
     """A CheckpointSaverListener recording ``<name>.begin``, ``beforeSave@step``, ``afterSave@step``,
-    ``end@step``; ``afterSave`` returns True at ``stopAfterSaveAt`` and raises at
-    ``raiseInAfterSave.atStep``."""
+    ``end@step``; ``beforeSave`` returns ``SaveDecision.SKIP`` at the steps of ``skipSaveAt``;
+    ``afterSave`` returns True at ``stopAfterSaveAt`` and raises at ``raiseInAfterSave.atStep``."""
 
     def __init__(self, spec: Mapping[str, Any], recorder: Recording) -> None:
         self.name = spec["name"]
+        self._skip_at = {int(step) for step in spec.get("skipSaveAt", [])}
         self._stop_at = spec.get("stopAfterSaveAt")
         self._raise = spec.get("raiseInAfterSave")
         self._recorder = recorder
@@ -245,8 +246,9 @@ class ScriptedListener(CheckpointSaverListener):
     def begin(self) -> None:
         self._recorder.listenerEvent(self.name, "begin")
 
-    def beforeSave(self, session: Any, globalStep: int) -> None:
+    def beforeSave(self, session: Any, globalStep: int) -> SaveDecision | None:
         self._recorder.listenerEvent(self.name, f"beforeSave@{int(globalStep)}")
+        return SaveDecision.SKIP if int(globalStep) in self._skip_at else None
 
     def afterSave(self, session: Any, globalStep: int) -> bool:
         self._recorder.listenerEvent(self.name, f"afterSave@{int(globalStep)}")

@@ -1,6 +1,6 @@
 """The Python standard hook (jhooks.hooks) for a scenario hook entry with ``standard``; twin of
-org.jhooks.conformance.StandardHooks. Checkpoint savers get the scenario's ScriptedListeners, then
-a :class:`SaveRecorder`."""
+org.jhooks.conformance.StandardHooks. Checkpoint savers get the scenario's ScriptedListeners, a
+BestCheckpointsListener for ``bestCheckpoints``, then a :class:`SaveRecorder`."""
 
 from __future__ import annotations
 
@@ -57,10 +57,23 @@ def create(spec: Mapping[str, Any], checkpointDir: str | None, recorder: Any) ->
         feeds = values.feeds(s["finalOpsFeeds"]) if "finalOpsFeeds" in s else None
         return hooks.FinalOpsHook(values.fetch_structure(s["finalOps"]), feeds)
     if kind in ("CheckpointSaverHook", "AsyncCheckpointSaverHook"):
-        listeners = [ScriptedListener(l, recorder) for l in s.get("listeners", [])] + [SaveRecorder(recorder)]
-        cls = hooks.CheckpointSaverHook if kind == "CheckpointSaverHook" else hooks.AsyncCheckpointSaverHook
         if checkpointDir is None:
             raise ValueError(f"hook {spec['name']!r}: a {kind} needs the driver's checkpointDir")
+        listeners: list[Any] = [ScriptedListener(l, recorder) for l in s.get("listeners", [])]
+        if "bestCheckpoints" in s:
+            best = s["bestCheckpoints"]
+            listeners.append(
+                hooks.BestCheckpointsListener(
+                    checkpointDir,
+                    best["metric"],
+                    mode=best.get("mode", "min"),
+                    keep=best.get("keep", 1),
+                    subdir=best.get("subdir", "best"),
+                    checkpointBasename=s.get("checkpointBasename", "model.ckpt"),
+                )
+            )
+        listeners.append(SaveRecorder(recorder))
+        cls = hooks.CheckpointSaverHook if kind == "CheckpointSaverHook" else hooks.AsyncCheckpointSaverHook
         return cls(
             checkpointDir,
             saveSteps=s["saveSteps"],

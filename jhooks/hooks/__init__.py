@@ -9,6 +9,7 @@ from jhooks.checkpoint.errors import CheckpointSaveError
 from jhooks.checkpoint.snapshot_writer import SnapshotWriter
 from jhooks.checkpoint.state import CheckpointState
 from jhooks.hooks.async_checkpoint_saver import AsyncCheckpointSaverHook
+from jhooks.hooks.best_checkpoints import BestCheckpointsListener
 from jhooks.hooks.checkpoint_saver import CheckpointSaverHook
 from jhooks.hooks.errors import NanLossDuringTrainingError
 from jhooks.hooks.feed_fn import FeedFnHook
@@ -28,6 +29,7 @@ from jhooks.hooks.timer import SecondOrStepTimer
 
 __all__ = [
     "AsyncCheckpointSaverHook",
+    "BestCheckpointsListener",
     "CheckpointSaveError",
     "CheckpointSaverHook",
     "CheckpointState",

@@ -140,6 +140,8 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
 
     # --- saving (training thread) ------------------------------------------------------------
     def _save(self, session: Any, step: int, callback: str) -> bool:
+        if not self._guardAllows(session, step, callback):
+            return False
         with self._cond:
             busy = self._job
         if busy is not None:
@@ -157,8 +159,8 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             )
         # the previous save is complete: its afterSave runs before this save's beforeSave
         self._deliver(session, self._runContext, callback)
-        for listener in self._listeners:
-            listener.beforeSave(session, step)
+        if not self._decideSave(session, step, callback):
+            return False
         try:
             step, snapshot = self._snapshot(session, step)
         except NotImplementedError:  # a view that cannot list its variables: no save failure

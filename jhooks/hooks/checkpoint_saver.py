@@ -15,13 +15,15 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.errors import HookError
 from jhooks.api.hook import Hook
-from jhooks.api.listener import CheckpointSaverListener
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.checkpoint.errors import CheckpointSaveError, CheckpointStateError
 from jhooks.checkpoint.keeper import CheckpointKeeper
 from jhooks.checkpoint.snapshot_writer import SnapshotWriter
+from jhooks.hooks.nan_tensor import has_nan
 from jhooks.hooks.saver import Saver
 from jhooks.hooks.timer import SecondOrStepTimer
 
@@ -30,6 +32,7 @@ logger = logging.getLogger(__name__)
 _DEFAULT_MAX_TO_KEEP = 5
 _VARIABLES = "variables"
 _GLOBAL_STEP = "globalStep"
+_LOSSES = "losses"
 
 
 def validate_saver_args(
@@ -71,8 +74,16 @@ class CheckpointSaverHook(Hook):
         checkpointBasename: prefixes are ``checkpointDir/<checkpointBasename>-<globalStep>``; a plain
             file name, taken literally (``m?``, ``run[1]``, ``*`` are names, not patterns).
         scaffold: a jhooks.hooks.Scaffold whose ``saver()`` is used (not together with saver).
-        listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop.
+        listeners: CheckpointSaverListener list; ``afterSave`` returning True requests stop;
+            ``beforeSave`` returning ``SaveDecision.SKIP`` skips that save: no files, the state file
+            untouched, no ``afterSave`` (TF's listeners cannot, TF #20992).
         maxToKeep: shorthand for ``saver=Saver(maxToKeep=...)``; 0 or None keeps all.
+
+    No poisoned checkpoints (docs/standard-hooks.md): the hook fetches the losses a NanTensorHook
+    watches in the session's CheckpointGuard with every run and writes no checkpoint of the step a
+    NaN loss produced or of any later one (timer, ``afterCreateSession`` or ``end``), whatever the
+    order of the hooks; each refused save logs a WARNING naming the step. TensorFlow's hook writes
+    the NaN weights.
 
     Checkpoint files (docs/contract.md, "Checkpoints"): the hook writes, overwrites and deletes only
     inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
@@ -111,6 +122,7 @@ class CheckpointSaverHook(Hook):
         self._savedSteps: list[int] = []
         self._snapshotWriter: SnapshotWriter | None = None
         self._coord: Any = None
+        self._watched: list[str] | None = None  # the guard's watched losses, read at the first run
 
     def savedSteps(self) -> list[int]:
         """Labelled global steps whose checkpoints are on disk, in save order."""
@@ -136,6 +148,7 @@ class CheckpointSaverHook(Hook):
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         self._coord = coord
+        self._watched = None
         step = session.globalStep()
         if self._restoredFrom(step):
             logger.info(
@@ -151,14 +164,23 @@ class CheckpointSaverHook(Hook):
         return self._keeper.latestIs(step)
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        name = runContext.session.globalStepTensorName()
+        session = runContext.session
+        if self._watched is None:  # every hook's afterCreateSession (where losses are watched) ran
+            self._watched = CheckpointGuard.of(session).watchedLosses()
+        if self._watched:
+            return SessionRunArgs({_GLOBAL_STEP: session.globalStepTensorName(), _LOSSES: list(self._watched)})
+        name = session.globalStepTensorName()
         args = self._stepArgs
         if args is None or args.fetches != name:  # the same (immutable) args every run
             args = self._stepArgs = SessionRunArgs(name)
         return args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        step = self._timer.dueStep(runContext.session, int(runValues.results))
+        results = runValues.results
+        if isinstance(results, dict):
+            self._checkLosses(runContext.session, results[_LOSSES])
+            results = results[_GLOBAL_STEP]
+        step = self._timer.dueStep(runContext.session, int(results))
         if step is not None:
             self._timer.updateLastTriggeredStep(step)
             if self._save(runContext.session, step, "afterSessionRun"):
@@ -182,10 +204,39 @@ class CheckpointSaverHook(Hook):
     def _prefix(self, step: int) -> str:
         return self._keeper.prefixFor(step)
 
+    def _checkLosses(self, session: Any, losses: list[Any]) -> None:
+        """Reports a NaN among the watched losses of this run to the session's CheckpointGuard (the
+        NanTensorHook may come later in the hook list, or not see this run at all)."""
+        for name, value in zip(self._watched or [], losses):
+            if has_nan(value):
+                CheckpointGuard.of(session).reportNanLoss(session.globalStep(), name)
+                return
+
+    def _guardAllows(self, session: Any, step: int, callback: str) -> bool:
+        """Whether the session's CheckpointGuard lets the checkpoint of ``step`` be written; logs a
+        WARNING naming the step when not (docs/standard-hooks.md, "No poisoned checkpoints")."""
+        guard = CheckpointGuard.of(session)
+        if guard.allowsSave(step):
+            return True
+        last = self.lastSavedStep()
+        logger.warning(
+            "%s: not saving the checkpoint of step %d (%s): loss %s was NaN in the run that made global step %d; "
+            "the latest checkpoint stays %s (TensorFlow's CheckpointSaverHook would write the NaN weights).",
+            type(self).__name__,
+            step,
+            callback,
+            guard.nanLoss(),
+            guard.nanStep(),
+            "none" if last is None else self._prefix(last),
+        )
+        return False
+
     def _save(self, session: Any, step: int, callback: str) -> bool:
         """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
-        for listener in self._listeners:
-            listener.beforeSave(session, step)
+        if not self._guardAllows(session, step, callback):
+            return False
+        if not self._decideSave(session, step, callback):
+            return False
         prefix = self._prefix(step)
         try:
             if self._saver.hasExplicitVariables():
@@ -203,6 +254,33 @@ class CheckpointSaverHook(Hook):
             self._discardTemporaries()
             raise CheckpointSaveError(type(self).__name__, callback, step, prefix, e) from e
         return self._afterSave(session, step)
+
+    def _decideSave(self, session: Any, step: int, callback: str) -> bool:
+        """Every listener's ``decideSave`` (all of them, in order); whether the save goes ahead.
+        Raises HookError naming this hook, ``callback``, the listener and the value when a
+        listener decides anything but a SaveDecision."""
+        skippedBy = []
+        for listener in self._listeners:
+            decision = listener.decideSave(session, step)
+            if not isinstance(decision, SaveDecision):
+                raise HookError(
+                    type(self).__name__,
+                    callback,
+                    f"CheckpointSaverListener {listener!r}.beforeSave returned {type(decision).__name__} "
+                    f"{decision!r} for step {step}; expected None or jhooks.SaveDecision",
+                )
+            if decision is SaveDecision.SKIP:
+                skippedBy.append(repr(listener))
+        if skippedBy:
+            logger.info(
+                "%s: skipping the checkpoint of step %d (%s): CheckpointSaverListener %s returned SaveDecision.SKIP.",
+                type(self).__name__,
+                step,
+                self._prefix(step),
+                ", ".join(skippedBy),
+            )
+            return False
+        return True
 
     def _discardTemporaries(self) -> None:
         """After a failed save: removes the temporaries it left (TF's bundle writer keeps them)."""

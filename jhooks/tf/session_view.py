@@ -12,6 +12,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.api.session import Session
 from jhooks.tf import names
@@ -88,6 +89,11 @@ class TfSessionView(Session):
             read = getattr(v, "_graph_element", None)
             out[v.op.name] = (v if read is None else read).name
         return dict(sorted(out.items()))
+
+    def checkpointGuard(self) -> CheckpointGuard:
+        """The CheckpointGuard of the raw TF session (stored on it): every hook's view of this
+        session, in either language, shares it; a session re-created by recovery has a new one."""
+        return CheckpointGuard.attachedTo(self.rawSession)
 
     def globalStepTensorName(self) -> str:
         """The global step variable's name (``get_global_step``), else ``"global_step:0"``.

@@ -144,7 +144,7 @@ def test_a_user_session_factory_drives_the_python_driver(user_module, capsys):
     )
 
 
-def test_a_user_hook_factory_skips_the_jvm_driver_cases_it_cannot_join(user_module, capsys):
+def test_a_python_user_hook_joins_the_jvm_driver_cases_through_the_bridge(user_module, capsys):
     code = main(
         [
             "conformance",
@@ -160,8 +160,14 @@ def test_a_user_hook_factory_skips_the_jvm_driver_cases_it_cannot_join(user_modu
     )
     lines = capsys.readouterr().out.splitlines()
     assert code == 1
-    assert lines[1].split() == ["normal_end_hook_order", "failed", "skipped"]
-    assert lines[-1] == "0 passed, 1 failed, 0 xfailed, 1 skipped"
+    assert lines[1].split() == ["normal_end_hook_order", "failed", "failed"]
+    assert lines[-1] == "0 passed, 2 failed, 0 xfailed, 0 skipped"
+    jvm = [line for line in lines if line.startswith("FAILED normal_end_hook_order[jvm-driver-java-hooks]")]
+    assert (
+        jvm
+        and "your hook conformance_user_hooks.BrokenInEnd raised in end: ValueError: user hook breaks in end"
+        in (jvm[0])
+    )
 
 
 @pytest.mark.parametrize("flag", ["--hook-factory", "--session-factory"])

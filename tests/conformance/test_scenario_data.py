@@ -76,6 +76,21 @@ def _broken(name, mutate):
             lambda s: s["expected"]["checkpoints"]["values"].update({"3": {}}),
             "step 3",
         ),
+        (
+            "checkpoint_saver_listener_skip",
+            lambda s: s["expected"]["checkpoints"]["saves"].insert(2, 2),
+            "which a listener skips",
+        ),
+        (
+            "checkpoint_saver_listener_skip",
+            lambda s: s["expected"]["checkpoints"]["listenerTrace"].insert(12, "l1.afterSave@2"),
+            "'l1.afterSave@2': step not among the saves",
+        ),
+        (
+            "nan_no_poisoned_checkpoint_timer_save",
+            lambda s: s["expected"]["checkpoints"]["saves"].append(3),
+            "the loss was NaN in the run that made step 3",
+        ),
     ],
 )
 def test_consistency_check_catches(name, mutate, problem):

@@ -1,6 +1,7 @@
 """Every Python and Java block of README.md and docs/*.md runs as written: Sybil finds the fenced
 blocks; each Python block runs in a fresh interpreter (its own graph, eager mode as TensorFlow 2
-starts) in an empty working directory, each Java block compiles against the jhooks classpath.
+starts) in an empty working directory, each Java block compiles against the jhooks classpath
+(plus JUnit 4 from Gradle's cache when the block uses org.junit, as a user's test build would).
 
 A block that is a fragment by design is marked just above with ``<!-- skip: next -->`` (Sybil's
 skip directive) and a reason in prose; there are few, and this test lists them so none is added
@@ -42,6 +43,18 @@ def _run_python(example) -> None:
         raise AssertionError(f"exit {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr[-6000:]}")
 
 
+def _junit_jars() -> list[str]:
+    """JUnit 4 and Hamcrest from Gradle's cache (the jhooks build compiles against JUnit, so
+    ``gradle assemble`` has fetched them)."""
+    cache = Path(os.environ.get("GRADLE_USER_HOME", Path.home() / ".gradle")) / "caches" / "modules-2" / "files-2.1"
+    jars = sorted(cache.glob("junit/junit/4.*/*/junit-4.*.jar")) + sorted(
+        cache.glob("org.hamcrest/hamcrest-core/1.3/*/hamcrest-core-1.3.jar")
+    )
+    jars = [j for j in jars if not j.name.endswith(("-sources.jar", "-javadoc.jar"))]
+    assert jars, f"JUnit 4 is not in Gradle's cache {cache}: run gradle assemble first"
+    return [str(j) for j in jars]
+
+
 def _run_java(example) -> None:
     workdir: Path = example.namespace["tmp_path"]
     source = example.parsed
@@ -64,7 +77,7 @@ def _run_java(example) -> None:
             "-d",
             str(workdir / "classes"),
             "-cp",
-            os.pathsep.join(classpath.classpath()),
+            os.pathsep.join(classpath.classpath() + (_junit_jars() if "org.junit" in text else [])),
             str(src),
         ],
         capture_output=True,

@@ -23,7 +23,9 @@ class Model:
     checkpoint is consistent iff count == global_step == every element of big.
     """
 
-    def __init__(self, size: int = 16, nanAt: int | None = None, inputs: int | None = None) -> None:
+    def __init__(
+        self, size: int = 16, nanAt: int | None = None, inputs: int | None = None, nanWeights: bool = False
+    ) -> None:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
         self.y = tf.constant([2.0, 4.0, 6.0, 8.0], name="y")
@@ -38,8 +40,12 @@ class Model:
             deps.append(tf.identity(it.get_next(), name="next_input"))
         with tf.control_dependencies(deps):
             loss = tf.reduce_mean(tf.square(self.w * self.x + self.b - self.y))
-        if nanAt is not None:  # loss becomes NaN from global step nanAt on
-            loss = tf.where(self.gs >= nanAt, tf.constant(np.nan, tf.float32), loss)
+        if nanAt is not None:  # loss becomes NaN from global step nanAt on (with nanWeights, w and b too)
+            nan = tf.constant(np.nan, tf.float32)
+            if nanWeights:  # a factor without a gradient: NaN gradients only from global step nanAt on
+                loss = loss * tf.where(self.gs >= nanAt, nan, tf.constant(1.0, tf.float32))
+            else:
+                loss = tf.where(self.gs >= nanAt, nan, loss)
         self.loss = tf.identity(loss, name="loss")
         opt = tf.compat.v1.train.GradientDescentOptimizer(0.01)
         step = opt.minimize(self.loss)

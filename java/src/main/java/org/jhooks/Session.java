@@ -62,6 +62,17 @@ public interface Session {
         "this session view cannot list its variables; pass variables to Saver");
   }
 
+  /**
+   * The {@link CheckpointGuard} every hook of this raw session shares (the NaN-loss signal that the
+   * checkpoint savers check). Views that own a session (the JVM driver's {@code
+   * org.jhooks.tf.TfSession}, the bridge's view of a Python session) return theirs; the default is
+   * one guard per view object, kept while the view is reachable. Read it with {@link
+   * CheckpointGuard#of(Session)}.
+   */
+  default CheckpointGuard checkpointGuard() {
+    return SharedCheckpointGuard.attachedTo(this);
+  }
+
   /** The name of the int64 scalar global step tensor, normally {@code "global_step:0"}. */
   String globalStepTensorName();
 

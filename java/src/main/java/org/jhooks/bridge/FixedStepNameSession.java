@@ -51,6 +51,11 @@ final class FixedStepNameSession implements Session {
   }
 
   @Override
+  public org.jhooks.CheckpointGuard checkpointGuard() {
+    return python.checkpointGuard();
+  }
+
+  @Override
   public String globalStepTensorName() {
     return globalStepTensorName;
   }

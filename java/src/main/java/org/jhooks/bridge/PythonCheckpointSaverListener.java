@@ -1,6 +1,7 @@
 package org.jhooks.bridge;
 
 import org.jhooks.CheckpointSaverListener;
+import org.jhooks.SaveDecision;
 import org.jhooks.Session;
 
 /**
@@ -29,6 +30,13 @@ public final class PythonCheckpointSaverListener implements CheckpointSaverListe
   @Override
   public void beforeSave(Session session, long globalStep) {
     delegate.beforeSave(session, globalStep);
+  }
+
+  /** The Python listener's decision ({@code beforeSave} returning {@code SaveDecision.SKIP}). */
+  @Override
+  public SaveDecision decideSave(Session session, long globalStep) {
+    SaveDecision decision = delegate.decideSave(session, globalStep);
+    return decision == null ? SaveDecision.SAVE : decision;
   }
 
   @Override

@@ -289,6 +289,46 @@ public final class Checkpoints {
     return removed;
   }
 
+  /**
+   * Copies the files of the checkpoint {@code prefix} ({@code .index}, {@code .data-*}, {@code
+   * .meta}) to {@code destPrefix} plus the same suffixes: each to a temporary name in the
+   * destination dir, then moved over its target ({@code .index} last, so a half-copied checkpoint
+   * has no index).
+   *
+   * @return the written files
+   * @throws UncheckedIOException {@code prefix} has no complete checkpoint, or a copy failed (the
+   *     temporary file is removed)
+   */
+  public static List<Path> copyCheckpoint(String prefix, String destPrefix) {
+    if (!exists(prefix)) {
+      throw new UncheckedIOException(
+          new java.io.FileNotFoundException(
+              "no " + prefix + ".index / " + prefix + ".data-* to copy"));
+    }
+    List<Path> files = new ArrayList<>(filesOf(Path.of(prefix)));
+    files.sort(java.util.Comparator.comparing(f -> f.getFileName().toString().endsWith(".index")));
+    List<Path> written = new ArrayList<>();
+    for (Path source : files) {
+      Path target = Path.of(destPrefix + suffix(Path.of(prefix), source));
+      Path temporary = Path.of(target + BUNDLE_TEMP + ".copy");
+      try {
+        Files.copy(source, temporary, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot copy " + source + " to " + target, e);
+      } finally {
+        try {
+          Files.deleteIfExists(temporary);
+        } catch (IOException ignored) {
+          // the copy's own error (if any) is being thrown; begin() removes stray temporaries
+        }
+      }
+      written.add(target);
+    }
+    return written;
+  }
+
   /** The existing index, meta and data files of {@code prefix}, by literal name. */
   private static List<Path> filesOf(Path prefix) {
     Path abs = prefix.toAbsolutePath().normalize();

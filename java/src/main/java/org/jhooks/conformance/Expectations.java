@@ -116,6 +116,43 @@ public final class Expectations {
           observation.getAsJsonArray("listenerTrace"),
           out);
     }
+    if (want.has("stepsOnDisk")) {
+      same("checkpoints.stepsOnDisk", want.get("stepsOnDisk"), observation.get("stepsOnDisk"), out);
+    }
+    if (want.has("subdirs")) {
+      JsonObject gotSubdirs =
+          observation.has("subdirs") ? observation.getAsJsonObject("subdirs") : new JsonObject();
+      for (Map.Entry<String, JsonElement> e : want.getAsJsonObject("subdirs").entrySet()) {
+        String where = "checkpoints.subdirs[" + e.getKey() + "]";
+        if (!gotSubdirs.has(e.getKey())) {
+          out.add(where + ": no such sub-directory with a state file");
+          continue;
+        }
+        JsonObject sub = e.getValue().getAsJsonObject();
+        JsonObject got = gotSubdirs.getAsJsonObject(e.getKey());
+        for (String key : List.of("stateFile", "stepsOnDisk")) {
+          if (sub.has(key)) {
+            same(where + "." + key, sub.get(key), got.get(key), out);
+          }
+        }
+        if (sub.has("values")) {
+          JsonObject values = got.getAsJsonObject("checkpointValues");
+          for (Map.Entry<String, JsonElement> step : sub.getAsJsonObject("values").entrySet()) {
+            if (!values.has(step.getKey())) {
+              out.add(where + ".values: no checkpoint of step " + step.getKey());
+              continue;
+            }
+            for (Map.Entry<String, JsonElement> v : step.getValue().getAsJsonObject().entrySet()) {
+              same(
+                  where + ".values[" + step.getKey() + "][" + v.getKey() + "]",
+                  v.getValue(),
+                  values.getAsJsonObject(step.getKey()).get(v.getKey()),
+                  out);
+            }
+          }
+        }
+      }
+    }
   }
 
   private static void outcome(JsonObject want, JsonObject observation, List<String> out) {

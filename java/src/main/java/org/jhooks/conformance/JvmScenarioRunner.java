@@ -14,29 +14,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jhooks.CallerFeedConflictException;
 import org.jhooks.Hook;
 import org.jhooks.HookFeedConflictException;
 import org.jhooks.ModelInstance;
-import org.jhooks.SessionRunArgs;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.Checkpoints;
 import org.jhooks.testing.FaultInjectingSessionCreator;
 import org.jhooks.tf.CheckpointRestoringSessionCreator;
 import org.jhooks.tf.ErrorCodes;
-import org.jhooks.tf.MonitoredSession;
-import org.jhooks.tf.MonitoredTrainingSession;
 import org.jhooks.tf.SessionCreator;
 import org.tensorflow.Graph;
 import org.tensorflow.Session;
 import org.tensorflow.ndarray.NdArray;
 
 /**
- * Runs one conformance scenario on the JVM driver ({@link MonitoredTrainingSession} with built-ins
- * off, a {@link CheckpointRestoringSessionCreator} of the scenario's checkpoint dir, and a {@link
- * FaultInjectingSessionCreator} counting runs of {@code train} for {@code recoveryFaults}) and
- * returns what happened as an observation, which {@link Expectations#compare} checks against the
- * scenario. See {@code docs/conformance.md}, "Runners".
+ * Runs one conformance scenario on a {@link ConformanceDriver} (by default the JVM driver, {@link
+ * MonitoredTrainingSessionDriver}): makes the scenario's hooks (Java, or another language's through
+ * {@link ForeignHooks}) recording into one {@link Recorder}, adds a user's hooks last, gives the
+ * driver a {@link CheckpointRestoringSessionCreator} of the scenario's checkpoint dir (or a user's
+ * creator) wrapped in a {@link FaultInjectingSessionCreator} counting runs of {@code train} for
+ * {@code recoveryFaults}, and returns what happened as an observation, which {@link
+ * Expectations#compare} checks against the scenario. See {@code docs/conformance.md}, "Runners".
  *
  * <p>The observation (JSON): {@code trace}, {@code results}, {@code listenerTrace}, {@code saves},
  * {@code callerRuns}, {@code callerResults}, {@code outcome} ({@code kind}; {@code error}: an
@@ -48,11 +48,16 @@ import org.tensorflow.ndarray.NdArray;
 public final class JvmScenarioRunner {
   private JvmScenarioRunner() {}
 
-  /** Every hook in Java. */
+  /** Every hook in Java, on the JVM driver. */
   public static JsonObject run(JsonObject scenario, Path workDir) {
+    return run(scenario, javaLanguages(scenario), null, workDir);
+  }
+
+  /** A {@code "java"} per hook of the scenario. */
+  public static List<String> javaLanguages(JsonObject scenario) {
     List<String> languages = new ArrayList<>();
     scenario.getAsJsonArray("hooks").forEach(h -> languages.add("java"));
-    return run(scenario, languages, null, workDir);
+    return languages;
   }
 
   /**
@@ -62,10 +67,34 @@ public final class JvmScenarioRunner {
    */
   public static JsonObject run(
       JsonObject scenario, List<String> languages, ForeignHooks foreign, Path workDir) {
-    JsonObject driver = scenario.getAsJsonObject("driver");
-    boolean chief = !driver.has("isChief") || driver.get("isChief").getAsBoolean();
+    return run(scenario, languages, foreign, workDir, List.of(), null, null);
+  }
+
+  /**
+   * Runs the scenario once on {@code driver} and returns the observation.
+   *
+   * @param languages per hook of the scenario, {@code "java"} or {@code "python"} (made by {@code
+   *     foreign}, which may be null when every hook is Java)
+   * @param workDir an empty dir for the checkpoint dir
+   * @param extraHooks hooks registered after the scenario's (a user's hook under test, see {@link
+   *     GuardedHook}); made for this run only
+   * @param driver the driver, or null for {@link MonitoredTrainingSessionDriver}
+   * @param sessionCreators (checkpoint dir or null) to the session creator the driver is given
+   *     (recovery faults wrap it), or null for {@link CheckpointRestoringSessionCreator}
+   */
+  public static JsonObject run(
+      JsonObject scenario,
+      List<String> languages,
+      ForeignHooks foreign,
+      Path workDir,
+      List<Hook> extraHooks,
+      ConformanceDriver driver,
+      Function<Path, SessionCreator> sessionCreators) {
+    ConformanceDriver theDriver = driver != null ? driver : new MonitoredTrainingSessionDriver();
+    JsonObject driverSpec = scenario.getAsJsonObject("driver");
+    boolean chief = !driverSpec.has("isChief") || driverSpec.get("isChief").getAsBoolean();
     Path checkpointDir = null;
-    if (driver.has("checkpointDir") && driver.get("checkpointDir").getAsBoolean()) {
+    if (driverSpec.has("checkpointDir") && driverSpec.get("checkpointDir").getAsBoolean()) {
       checkpointDir = workDir.resolve("checkpoints");
       try {
         Files.createDirectories(checkpointDir);
@@ -76,7 +105,7 @@ public final class JvmScenarioRunner {
     Recorder recorder = new Recorder();
     JsonObject observation = new JsonObject();
     try (Graph graph = new Graph()) {
-      ModelInstance model = ModelRecipe.build(graph, scenario.getAsJsonObject("model"));
+      ModelInstance model = theDriver.buildModel(graph, scenario.getAsJsonObject("model"));
       List<Hook> chiefOnly = new ArrayList<>();
       List<Hook> others = new ArrayList<>();
       Map<Hook, String> names = new IdentityHashMap<>();
@@ -107,10 +136,14 @@ public final class JvmScenarioRunner {
         boolean chiefOnlyHook = spec.has("chiefOnly") && spec.get("chiefOnly").getAsBoolean();
         (chiefOnlyHook ? chiefOnly : others).add(h);
       }
-      SessionCreator creator = new CheckpointRestoringSessionCreator(checkpointDir);
-      if (driver.has("recoveryFaults")) {
+      others.addAll(extraHooks);
+      SessionCreator creator =
+          sessionCreators != null
+              ? sessionCreators.apply(checkpointDir)
+              : new CheckpointRestoringSessionCreator(checkpointDir);
+      if (driverSpec.has("recoveryFaults")) {
         FaultInjectingSessionCreator faults = new FaultInjectingSessionCreator(creator, "train");
-        driver
+        driverSpec
             .getAsJsonArray("recoveryFaults")
             .forEach(
                 f ->
@@ -118,23 +151,27 @@ public final class JvmScenarioRunner {
                         f.getAsJsonObject().get("atAttempt").getAsInt(), ErrorCodes.Code.ABORTED));
         creator = faults;
       }
-      MonitoredTrainingSession.Builder builder =
-          MonitoredTrainingSession.builder(graph)
-              .isChief(chief)
-              .chiefOnlyHooks(chiefOnly)
-              .hooks(others)
-              .logStepCountSteps(0)
-              .sessionCreator(creator)
-              .modelInstance(model);
+      DriverSetup setup =
+          new DriverSetup(graph, model, chief, chiefOnly, others, checkpointDir, creator);
       JsonObject positions = new JsonObject();
-      List<Hook> all = builder.allHooks();
+      List<Hook> all = setup.allHooks();
       for (int i = 0; i < all.size(); i++) {
         if (names.containsKey(all.get(i))) {
           positions.addProperty(names.get(all.get(i)), i + 1);
         }
       }
       observation.add("hookPositions", positions);
-      callerLoop(scenario.getAsJsonObject("caller"), builder, observation);
+      JsonObject caller = scenario.getAsJsonObject("caller");
+      Object fetches =
+          Values.fetchStructure(
+              caller.has("fetches")
+                  ? caller.get("fetches")
+                  : new com.google.gson.JsonPrimitive("train"));
+      Map<String, NdArray<?>> feeds =
+          caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
+      DriverOutcome outcome =
+          theDriver.run(setup, new Caller(caller.get("maxRuns").getAsInt(), fetches, feeds));
+      describeOutcome(outcome, observation);
       JsonObject finalValues = new JsonObject();
       finalOps.forEach(
           (name, h) ->
@@ -159,32 +196,15 @@ public final class JvmScenarioRunner {
     return observation;
   }
 
-  private static void callerLoop(
-      JsonObject caller, MonitoredTrainingSession.Builder builder, JsonObject observation) {
-    int maxRuns = caller.get("maxRuns").getAsInt();
-    Object fetches =
-        Values.fetchStructure(
-            caller.has("fetches")
-                ? caller.get("fetches")
-                : new com.google.gson.JsonPrimitive("train"));
-    Map<String, NdArray<?>> feeds =
-        caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
+  private static void describeOutcome(DriverOutcome driven, JsonObject observation) {
     JsonArray callerResults = new JsonArray();
-    int calls = 0;
+    driven.callerResults().forEach(r -> callerResults.add(Values.toJson(r)));
     JsonObject outcome = new JsonObject();
-    try (MonitoredSession session = builder.build()) {
-      while (!session.shouldStop() && calls < maxRuns) {
-        calls++;
-        Object r = session.run(SessionRunArgs.of(fetches, feeds));
-        if (r == null && session.reachedEndOfInput()) {
-          break;
-        }
-        callerResults.add(Values.toJson(r));
-      }
+    Throwable e = driven.error();
+    if (e == null) {
       outcome.addProperty(
-          "kind",
-          session.reachedEndOfInput() ? "endOfInput" : session.shouldStop() ? "stopped" : "normal");
-    } catch (RuntimeException | Error e) {
+          "kind", driven.endOfInput() ? "endOfInput" : driven.stopped() ? "stopped" : "normal");
+    } else {
       boolean conflict =
           e instanceof HookFeedConflictException || e instanceof CallerFeedConflictException;
       outcome.addProperty("kind", conflict ? "conflict" : "error");
@@ -193,12 +213,59 @@ public final class JvmScenarioRunner {
       }
       outcome.add("error", ErrorDescriptions.describe(e));
     }
-    observation.addProperty("callerRuns", calls);
+    observation.addProperty("callerRuns", driven.callerRuns());
     observation.add("callerResults", callerResults);
     observation.add("outcome", outcome);
   }
 
   private static void checkpoints(Path dir, JsonObject observation) {
+    stateAndValues(dir, observation);
+    observation.add("stepsOnDisk", stepsOnDisk(dir));
+    JsonObject subdirs = new JsonObject();
+    if (dir != null && Files.isDirectory(dir)) {
+      try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+        for (Path sub :
+            entries
+                .filter(p -> Files.isRegularFile(p.resolve(Checkpoints.STATE_FILE)))
+                .sorted()
+                .collect(java.util.stream.Collectors.toList())) {
+          JsonObject o = new JsonObject();
+          stateAndValues(sub, o);
+          o.add("stepsOnDisk", stepsOnDisk(sub));
+          subdirs.add(sub.getFileName().toString(), o);
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    observation.add("subdirs", subdirs);
+  }
+
+  private static final java.util.regex.Pattern CHECKPOINT_FILE =
+      java.util.regex.Pattern.compile("^.+-([0-9]+)\\.(?:index|data-[0-9]{5}-of-[0-9]{5})$");
+
+  /** The global steps of every checkpoint index or data file in {@code dir}, sorted. */
+  private static JsonArray stepsOnDisk(Path dir) {
+    java.util.TreeSet<Long> steps = new java.util.TreeSet<>();
+    if (dir != null && Files.isDirectory(dir)) {
+      try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+        entries.forEach(
+            p -> {
+              java.util.regex.Matcher m = CHECKPOINT_FILE.matcher(p.getFileName().toString());
+              if (m.matches()) {
+                steps.add(Long.parseLong(m.group(1)));
+              }
+            });
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    JsonArray out = new JsonArray();
+    steps.forEach(out::add);
+    return out;
+  }
+
+  private static void stateAndValues(Path dir, JsonObject observation) {
     JsonObject values = new JsonObject();
     Optional<CheckpointState> state = dir == null ? Optional.empty() : Checkpoints.readState(dir);
     if (state.isEmpty()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Hook;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
+import org.jhooks.hooks.BestCheckpointsListener;
 import org.jhooks.hooks.CheckpointSaverHook;
 import org.jhooks.hooks.FinalOpsHook;
 import org.jhooks.hooks.GlobalStepWaiterHook;
@@ -77,10 +78,21 @@ public final class StandardHooks {
             s.getAsJsonArray("listeners")
                 .forEach(l -> listeners.add(new ScriptedListener(l.getAsJsonObject(), recorder)));
           }
-          listeners.add(new SaveRecorder(recorder));
           String dir = checkpointDir.toString();
           String basename =
               s.has("checkpointBasename") ? s.get("checkpointBasename").getAsString() : null;
+          if (s.has("bestCheckpoints")) {
+            JsonObject best = s.getAsJsonObject("bestCheckpoints");
+            listeners.add(
+                new BestCheckpointsListener(
+                    dir,
+                    best.get("metric").getAsString(),
+                    best.has("mode") ? best.get("mode").getAsString() : "min",
+                    best.has("keep") ? best.get("keep").getAsInt() : 1,
+                    best.has("subdir") ? best.get("subdir").getAsString() : null,
+                    basename));
+          }
+          listeners.add(new SaveRecorder(recorder));
           int steps = s.get("saveSteps").getAsInt();
           return type.equals("CheckpointSaverHook")
               ? new CheckpointSaverHook(dir, null, steps, null, basename, null, listeners, null)

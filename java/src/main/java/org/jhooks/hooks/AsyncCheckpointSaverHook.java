@@ -40,8 +40,8 @@ import org.tensorflow.ndarray.NdArray;
  * </ul>
  *
  * <p>If the monitored session ends with an error, {@code end()} is not called; call {@link
- * #close()} then to wait for the last write and to see its failure. See {@code
- * docs/standard-hooks.md}.
+ * #close()} then to wait for the last write and to see its failure. Listener veto and no poisoned
+ * checkpoints as {@link CheckpointSaverHook}. See {@code docs/standard-hooks.md}.
  */
 public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -130,7 +130,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     }
     deliver(callback, false);
     String prefix = keeper.prefixFor(decidedStep);
-    beforeSave(session, decidedStep, prefix);
+    if (!beforeSave(session, decidedStep, prefix)) {
+      return;
+    }
     Map<String, String> fetches = new LinkedHashMap<>(saver.variablesIn(session));
     fetches.put(STEP_KEY, session.globalStepTensorName());
     Map<String, NdArray<?>> snapshot;

@@ -21,6 +21,13 @@ import org.tensorflow.ndarray.NdArray;
  * rotation beyond {@code maxToKeep}; listeners' {@code afterSave}, where {@code true} asks training
  * to stop (honoured, unlike TF). Unlike TF it writes no graph or meta graph. See {@code
  * docs/standard-hooks.md} and {@code docs/contract.md}.
+ *
+ * <p>Beyond TF: a listener's {@link CheckpointSaverListener#decideSave} returning {@link
+ * org.jhooks.SaveDecision#SKIP} skips that save (no files, state file untouched, no {@code
+ * afterSave}; TF #20992); and no checkpoint of the step a NaN loss produced, or of a later one, is
+ * written (the session's {@link org.jhooks.CheckpointGuard}, fed by {@link NanTensorHook} and by
+ * the losses this hook fetches; a WARNING names each refused step). TF's hook writes the NaN
+ * weights.
  */
 public final class CheckpointSaverHook extends CheckpointSaverHookBase {
   private SnapshotWriter writer;
@@ -94,7 +101,9 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
   @Override
   void save(Session session, long step, String callback) {
     String prefix = keeper.prefixFor(step);
-    beforeSave(session, step, prefix);
+    if (!beforeSave(session, step, prefix)) {
+      return;
+    }
     try {
       if (saver.variables() == null) {
         session.save(prefix);

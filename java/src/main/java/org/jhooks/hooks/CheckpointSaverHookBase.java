@@ -7,10 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.jhooks.CheckpointGuard;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
+import org.jhooks.SaveDecision;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -51,6 +53,11 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final CheckpointKeeper keeper;
   private final List<Long> savedSteps = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean stopAsked;
+  private static final String STEP_FETCH = "globalStep";
+  private static final String LOSSES_FETCH = "losses";
+
+  /** The guard's watched losses, read at the first run after session creation. */
+  private List<String> watched;
 
   /**
    * The session of the callback running now: the one listeners get (after recovery, the new one).
@@ -109,13 +116,14 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   @Override
   public void afterCreateSession(Session session, Coordinator coord) {
     current = session;
+    watched = null;
     checkBackground("afterCreateSession");
     long step = session.globalStep();
     // Never twice for one step: a session re-created (recovery) or restored from the dir's latest
     // checkpoint, which already holds this step, is not saved again.
     if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
       timer.updateLastTriggeredStep(step);
-      if (!keeper.latestIs(step)) {
+      if (!keeper.latestIs(step) && guardAllows(session, step, "afterCreateSession")) {
         save(session, step, "afterCreateSession");
       }
     }
@@ -131,18 +139,76 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     if (takeStopRequest()) {
       runContext.requestStop();
     }
-    return SessionRunArgs.of(runContext.session().globalStepTensorName());
+    Session session = runContext.session();
+    if (watched == null) { // every hook's afterCreateSession (where losses are watched) ran
+      watched = CheckpointGuard.of(session).watchedLosses();
+    }
+    if (watched.isEmpty()) {
+      return SessionRunArgs.of(session.globalStepTensorName());
+    }
+    Map<String, Object> fetches = new LinkedHashMap<>();
+    fetches.put(STEP_FETCH, session.globalStepTensorName());
+    fetches.put(LOSSES_FETCH, new ArrayList<>(watched));
+    return SessionRunArgs.of(fetches);
+  }
+
+  /**
+   * Reports a NaN among this run's watched losses to the session's guard (the NanTensorHook may
+   * come later in the hook list).
+   */
+  private void checkLosses(Session session, List<?> losses) {
+    for (int i = 0; i < losses.size() && i < watched.size(); i++) {
+      if (NanTensorHook.hasNan((NdArray<?>) losses.get(i))) {
+        CheckpointGuard.of(session).reportNanLoss(session.globalStep(), watched.get(i));
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether the session's {@link CheckpointGuard} lets the checkpoint of {@code step} be written;
+   * logs a WARNING naming the step when not.
+   */
+  final boolean guardAllows(Session session, long step, String callback) {
+    CheckpointGuard guard = CheckpointGuard.of(session);
+    if (guard.allowsSave(step)) {
+      return true;
+    }
+    Long last = lastSavedStep();
+    log.log(
+        System.Logger.Level.WARNING,
+        name
+            + ": not saving the checkpoint of step "
+            + step
+            + " ("
+            + callback
+            + "): loss "
+            + guard.nanLoss().orElse("?")
+            + " was NaN in the run that made global step "
+            + guard.nanStep().getAsLong()
+            + "; the latest checkpoint stays "
+            + (last == null ? "none" : keeper.prefixFor(last))
+            + " (TensorFlow's CheckpointSaverHook would write the NaN weights).");
+    return false;
   }
 
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     current = runContext.session();
     checkBackground("afterSessionRun");
-    long stale = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
+    Object results = runValues.results();
+    if (results instanceof Map) {
+      Map<?, ?> both = (Map<?, ?>) results;
+      checkLosses(runContext.session(), (List<?>) both.get(LOSSES_FETCH));
+      results = both.get(STEP_FETCH);
+    }
+    long stale = ((Number) ((NdArray<?>) results).getObject()).longValue();
     OptionalLong due = timer.dueStep(runContext.session(), stale);
     if (due.isPresent()) {
       timer.updateLastTriggeredStep(due.getAsLong());
-      save(runContext.session(), due.getAsLong(), "afterSessionRun");
+      if (guardAllows(runContext.session(), due.getAsLong(), "afterSessionRun")) {
+        save(runContext.session(), due.getAsLong(), "afterSessionRun");
+      }
     }
     if (takeStopRequest()) {
       runContext.requestStop();
@@ -156,8 +222,10 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     long step = session.globalStep();
     if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
       timer.updateLastTriggeredStep(step);
-      save(session, step, "end");
-      finishPending("end");
+      if (guardAllows(session, step, "end")) {
+        save(session, step, "end");
+        finishPending("end");
+      }
     }
     for (CheckpointSaverListener l : listeners) {
       l.end(session, step);
@@ -211,11 +279,32 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     }
   }
 
-  final void beforeSave(Session session, long step, String prefix) {
-    log.log(System.Logger.Level.INFO, "Saving checkpoints for " + step + " into " + prefix + ".");
+  /**
+   * Every listener's {@code decideSave} (all of them, in order); whether the save goes ahead (no
+   * listener returned {@link SaveDecision#SKIP}).
+   */
+  final boolean beforeSave(Session session, long step, String prefix) {
+    List<String> skippedBy = new ArrayList<>();
     for (CheckpointSaverListener l : listeners) {
-      l.beforeSave(session, step);
+      if (l.decideSave(session, step) == SaveDecision.SKIP) {
+        skippedBy.add(String.valueOf(l));
+      }
     }
+    if (!skippedBy.isEmpty()) {
+      log.log(
+          System.Logger.Level.INFO,
+          name
+              + ": skipping the checkpoint of step "
+              + step
+              + " ("
+              + prefix
+              + "): CheckpointSaverListener "
+              + String.join(", ", skippedBy)
+              + " returned SaveDecision.SKIP.");
+      return false;
+    }
+    log.log(System.Logger.Level.INFO, "Saving checkpoints for " + step + " into " + prefix + ".");
+    return true;
   }
 
   private boolean takeStopRequest() {

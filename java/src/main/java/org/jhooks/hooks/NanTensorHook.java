@@ -1,6 +1,9 @@
 package org.jhooks.hooks;
 
+import org.jhooks.CheckpointGuard;
+import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -13,6 +16,12 @@ import org.tensorflow.ndarray.NdArray;
  * <p>Each run fetches {@code lossTensor}; if any element is NaN, with {@code failOnNanLoss} it logs
  * "Model diverged with loss = NaN." at SEVERE and raises {@link NanLossDuringTrainingException}
  * ("NaN loss during training."), otherwise it logs the same line at WARNING and requests a stop.
+ *
+ * <p>Unlike TensorFlow, no checkpoint holds the NaN weights: in {@code afterCreateSession} the hook
+ * watches {@code lossTensor} in the session's {@link CheckpointGuard} and on a NaN reports the
+ * global step after the run there (before raising or stopping), so no saver of the session writes
+ * that step or a later one, whatever the order of the hooks ({@code docs/standard-hooks.md}, "No
+ * poisoned checkpoints").
  */
 public final class NanTensorHook implements Hook {
   private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.NanTensorHook");
@@ -38,6 +47,11 @@ public final class NanTensorHook implements Hook {
   }
 
   @Override
+  public void afterCreateSession(Session session, Coordinator coord) {
+    CheckpointGuard.of(session).watchLoss(lossTensor);
+  }
+
+  @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
     return SessionRunArgs.of(lossTensor);
   }
@@ -47,9 +61,11 @@ public final class NanTensorHook implements Hook {
     if (!hasNan((NdArray<?>) runValues.results())) {
       return;
     }
+    long step = runContext.session().globalStep();
+    CheckpointGuard.of(runContext.session()).reportNanLoss(step, lossTensor);
     if (failOnNanLoss) {
       LOG.log(System.Logger.Level.ERROR, "Model diverged with loss = NaN.");
-      throw new NanLossDuringTrainingException(lossTensor, runContext.session().globalStep());
+      throw new NanLossDuringTrainingException(lossTensor, step);
     }
     LOG.log(System.Logger.Level.WARNING, "Model diverged with loss = NaN.");
     runContext.requestStop();

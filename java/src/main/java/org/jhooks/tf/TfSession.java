@@ -33,6 +33,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final org.tensorflow.Session raw;
   private final Graph graph;
   private final String globalStepTensorName;
+  private final org.jhooks.CheckpointGuard checkpointGuard = org.jhooks.CheckpointGuard.create();
   // (hook, callback) of the hook callback running on this thread, for GraphNameException
   private final ThreadLocal<String[]> caller = new ThreadLocal<>();
   // What graph lookups found (each a JNI call under the graph's lock): ops are never removed from
@@ -74,6 +75,15 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
         caller.set(outer);
       }
     }
+  }
+
+  /**
+   * The guard of this raw session, shared by every hook of it (a session re-created by recovery is
+   * a new view with a clear guard).
+   */
+  @Override
+  public org.jhooks.CheckpointGuard checkpointGuard() {
+    return checkpointGuard;
   }
 
   /** The tensorflow-java session; runs through it bypass this view and the hooks. */

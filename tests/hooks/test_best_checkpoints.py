@@ -1,0 +1,152 @@
+"""BestCheckpointsListener under TensorFlow's MonitoredSession with real checkpoints: keeps the best
+N by a metric in its sub-directory (own state file, values of the right step), resumes its ranking,
+never touches files outside the sub-directory; its Java twin on a Python saver ranks the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import jpype
+import numpy as np
+import pytest
+import tensorflow as tf
+from hooks_support import Model, in_graph, read_checkpoint, train
+
+from jhooks.bridge import JavaCheckpointSaverListener
+from jhooks.checkpoint.state import CheckpointState
+from jhooks.hooks import AsyncCheckpointSaverHook, BestCheckpointsListener, CheckpointSaverHook
+
+pytestmark = pytest.mark.timeout(180)
+
+# metric(step) = (7 * step) mod 5: 0, 2, 4, 1, 3, 0, 2 for steps 0..6
+METRIC = [0, 2, 4, 1, 3, 0, 2]
+
+
+def model_with_metric():
+    m = Model()
+    tf.math.floormod(m.gs * 7, 5, name="metric")
+    return m
+
+
+def steps_in(directory):
+    names = (re.match(r"model\.ckpt-(\d+)\.", f) for f in os.listdir(directory))
+    return sorted({int(m.group(1)) for m in names if m})
+
+
+def run(tmp_path, listenerFor, saverClass=CheckpointSaverHook, runs=6):
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(model_with_metric)
+    with m.gs.graph.as_default():
+        listener = listenerFor(ckpt)
+        saver = saverClass(ckpt, saveSteps=1, listeners=[listener], maxToKeep=3)
+        train([saver], m, runs, ckpt)
+    return ckpt, listener
+
+
+@pytest.mark.parametrize("saverClass", [CheckpointSaverHook, AsyncCheckpointSaverHook])
+def test_keeps_the_best_two_by_min(tmp_path, saverClass):
+    ckpt, best = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="min", keep=2), saverClass)
+    bestDir = os.path.join(ckpt, "best")
+    # values 0@0 and 0@5 beat 1@3 (a tie keeps the older first)
+    assert best.best() == [(0, 0.0), (5, 0.0)]
+    assert steps_in(bestDir) == [0, 5]
+    assert sorted(os.listdir(bestDir)) == sorted(
+        ["checkpoint", "best_checkpoints.json"]
+        + [f"model.ckpt-{s}.{x}" for s in (0, 5) for x in ("index", "data-00000-of-00001")]
+    )
+    assert tf.train.latest_checkpoint(bestDir) == os.path.join(bestDir, "model.ckpt-0")
+    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"model.ckpt-{s}") for s in (5, 0)]
+    for step in (0, 5):
+        values = read_checkpoint(os.path.join(bestDir, f"model.ckpt-{step}"))
+        assert int(values["global_step"]) == step and int(values["count"]) == step
+    # the saver's own dir and rotation are untouched (maxToKeep=3)
+    assert steps_in(ckpt) == [4, 5, 6]
+    with open(os.path.join(bestDir, "best_checkpoints.json")) as f:
+        index = json.load(f)
+    assert index["best"] == [
+        {"step": 0, "value": 0.0, "checkpoint": "model.ckpt-0"},
+        {"step": 5, "value": 0.0, "checkpoint": "model.ckpt-5"},
+    ]
+
+
+def test_max_mode_and_keep_one(tmp_path):
+    ckpt, best = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=1, subdir="top"))
+    assert best.best() == [(2, 4.0)]
+    assert steps_in(os.path.join(ckpt, "top")) == [2]
+    assert best.bestCheckpoint() == os.path.join(ckpt, "top", "model.ckpt-2")
+
+
+def test_never_deletes_outside_its_subdir_and_resumes(tmp_path):
+    ckpt = str(tmp_path / "ckpt")
+    bestDir = os.path.join(ckpt, "best")
+    os.makedirs(bestDir)
+    # files a careless listener could take for its own: a stranger in best/, and the saver's dir
+    for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
+        with open(path, "w") as f:
+            f.write("keep me")
+    # what a killed copy and a killed index write leave: removed by begin()
+    for leftover in ("model.ckpt-7.index.tempstate.copy", "best_checkpoints.json.tmpab12"):
+        with open(os.path.join(bestDir, leftover), "w") as f:
+            f.write("half")
+    first = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=2), runs=3)[1]
+    assert first.best() == [(2, 4.0), (1, 2.0)]
+    # a new run (restored from the latest checkpoint, step 3) continues the ranking from the index file
+    second = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=2), runs=2)[1]
+    assert second.best() == [(2, 4.0), (4, 3.0)]
+    assert steps_in(bestDir) == [2, 4, 99]
+    assert not [f for f in os.listdir(bestDir) if ".tmp" in f or "tempstate" in f]
+    for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
+        with open(path) as f:
+            assert f.read() == "keep me"
+
+
+def test_another_metric_in_the_same_subdir_is_refused(tmp_path):
+    run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max"), runs=1)
+    from jhooks.api.errors import HookError
+
+    with pytest.raises(HookError, match=r"BestCheckpointsListener.*ranks 'metric:0' \(max\), not 'loss:0' \(min\)"):
+        run(tmp_path, lambda d: BestCheckpointsListener(d, "loss:0", mode="min"), runs=1)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mode": "median"}, "mode must be 'min' or 'max', got 'median'"),
+        ({"keep": 0}, "keep must be an int >= 1, got 0"),
+        ({"subdir": "../escape"}, "subdir must be a directory name without a path separator, got '../escape'"),
+        ({"subdir": ".."}, "subdir must be a directory name"),
+        ({"checkpointBasename": "a/b"}, "checkpointBasename must be a file name"),
+    ],
+)
+def test_bad_arguments_name_the_listener_and_the_value(tmp_path, kwargs, message):
+    with pytest.raises(ValueError, match="BestCheckpointsListener: " + re.escape(message)):
+        BestCheckpointsListener(str(tmp_path), "metric:0", **kwargs)
+
+
+def test_a_metric_that_is_not_one_number_fails_naming_it(tmp_path):
+    def build():
+        m = Model()
+        tf.identity(m.big, name="vector")
+        return m
+
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(build)
+    with m.gs.graph.as_default(), pytest.raises(ValueError, match=r"metric vector:0 must be one number.*shape \(16,\)"):
+        train([CheckpointSaverHook(ckpt, saveSteps=1, listeners=[BestCheckpointsListener(ckpt, "vector:0")])], m, 1)
+
+
+def test_java_twin_on_a_python_saver_ranks_the_same(tmp_path):
+    from jhooks.bridge import jvm
+
+    jvm.start()
+
+    def java(d):
+        cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")
+        return JavaCheckpointSaverListener(cls(d, "metric:0", "min", 2, "best", None))
+
+    ckpt, listener = run(tmp_path, java)
+    assert [(int(e.step()), float(e.value())) for e in listener.java.best()] == [(0, 0.0), (5, 0.0)]
+    assert steps_in(os.path.join(ckpt, "best")) == [0, 5]
+    assert np.isclose(read_checkpoint(os.path.join(ckpt, "best", "model.ckpt-5"))["global_step"], 5)

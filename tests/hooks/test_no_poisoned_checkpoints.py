@@ -1,0 +1,193 @@
+"""No poisoned checkpoints: once a NanTensorHook sees a NaN loss, no saver of the session writes
+that step or a later one (the timer's save in the same run, the final save in end), whatever the
+order of the hooks, under TensorFlow's MonitoredSession with real checkpoints on disk; Java hooks
+through the bridge share the same CheckpointGuard. TensorFlow's own hooks write the NaN weights
+(the deliberate difference, checked last)."""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+
+import jpype
+import numpy as np
+import pytest
+import tensorflow as tf
+from hooks_support import Model, in_graph, monitored, read_checkpoint
+
+from jhooks.api.checkpoint_guard import CheckpointGuard
+from jhooks.bridge import JavaHook
+from jhooks.checkpoint.state import CheckpointState
+from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaverHook, NanLossDuringTrainingError, NanTensorHook
+
+pytestmark = pytest.mark.timeout(180)
+
+NAN_AT = 3  # the run starting at global step 3 has a NaN loss; its update makes step 4 NaN
+POISONED = NAN_AT + 1
+
+
+def train_until_nan(hooks, model, ckpt, maxRuns=10):
+    """Runs until stop, NaN error or maxRuns; returns (runs, outcome)."""
+    runs = 0
+    try:
+        with monitored(hooks, ckpt) as sess:
+            while runs < maxRuns and not sess.should_stop():
+                sess.run(model.train)
+                runs += 1
+        return runs, "stopped"
+    except NanLossDuringTrainingError:
+        return runs, "nan"
+
+
+def steps_on_disk(ckpt):
+    return sorted(int(p.rsplit("-", 1)[1].split(".")[0]) for p in glob.glob(os.path.join(ckpt, "model.ckpt-*.index")))
+
+
+def assert_no_poison(ckpt, lastFinite):
+    assert steps_on_disk(ckpt)[-1] == lastFinite
+    assert not glob.glob(os.path.join(ckpt, f"model.ckpt-{POISONED}*"))
+    latest = CheckpointState.latestCheckpoint(ckpt)
+    assert latest == os.path.join(os.path.abspath(ckpt), f"model.ckpt-{lastFinite}")
+    for step in steps_on_disk(ckpt):
+        values = read_checkpoint(os.path.join(ckpt, f"model.ckpt-{step}"))
+        assert np.isfinite(values["w"]) and np.isfinite(values["b"]), step
+        assert int(values["global_step"]) == step
+
+
+def warnings_about(caplog, step):
+    return [r.getMessage() for r in caplog.records if f"not saving the checkpoint of step {step}" in r.getMessage()]
+
+
+@pytest.mark.parametrize("saverClass", [CheckpointSaverHook, AsyncCheckpointSaverHook])
+@pytest.mark.parametrize("nanFirst", [True, False], ids=["nan-hook-first", "saver-first"])
+@pytest.mark.parametrize("failOnNanLoss", [True, False], ids=["raise", "stop"])
+def test_timer_save_of_the_nan_step_is_not_written(tmp_path, caplog, saverClass, nanFirst, failOnNanLoss):
+    caplog.set_level(logging.WARNING)
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        saver = saverClass(ckpt, saveSteps=1)
+        nan = NanTensorHook("loss:0", failOnNanLoss=failOnNanLoss)
+        runs, outcome = train_until_nan([nan, saver] if nanFirst else [saver, nan], m, ckpt)
+        saver.close()  # after an error (no end()), waits for the write in flight (docs/standard-hooks.md)
+    assert (runs, outcome) == ((NAN_AT, "nan") if failOnNanLoss else (POISONED, "stopped"))
+    assert_no_poison(ckpt, NAN_AT)
+    # a saver after a raising NanTensorHook never gets the run's afterSessionRun: nothing to refuse
+    attempted = not (failOnNanLoss and nanFirst)
+    assert bool(warnings_about(caplog, POISONED)) == attempted, [r.getMessage() for r in caplog.records]
+
+
+@pytest.mark.parametrize("saverClass", [CheckpointSaverHook, AsyncCheckpointSaverHook])
+@pytest.mark.parametrize("nanFirst", [True, False], ids=["nan-hook-first", "saver-first"])
+def test_final_save_in_end_is_not_written(tmp_path, caplog, saverClass, nanFirst):
+    caplog.set_level(logging.WARNING)
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        saver = saverClass(ckpt, saveSteps=100)
+        nan = NanTensorHook("loss:0", failOnNanLoss=False)
+        runs, outcome = train_until_nan([nan, saver] if nanFirst else [saver, nan], m, ckpt)
+    assert (runs, outcome) == (POISONED, "stopped")
+    assert steps_on_disk(ckpt) == [0]
+    assert_no_poison(ckpt, 0)
+    assert any("(end)" in w for w in warnings_about(caplog, POISONED))
+    assert saver.savedSteps() == [0]
+
+
+def test_without_a_nan_hook_savers_save_as_before(tmp_path):
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        runs, outcome = train_until_nan([CheckpointSaverHook(ckpt, saveSteps=1)], m, ckpt, maxRuns=5)
+    assert (runs, outcome) == (5, "stopped")
+    assert steps_on_disk(ckpt)[-5:] == [1, 2, 3, 4, 5]
+    assert not np.isfinite(read_checkpoint(os.path.join(ckpt, "model.ckpt-5"))["w"])
+
+
+def test_guard_is_per_raw_session_and_shared_by_every_view():
+    from jhooks.tf.session_view import TfSessionView
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.constant(1.0, name="c")
+    with tf.compat.v1.Session(graph=g) as a, tf.compat.v1.Session(graph=g) as b:
+        guard = CheckpointGuard.of(TfSessionView(a))
+        assert CheckpointGuard.of(TfSessionView(a)) is guard
+        assert CheckpointGuard.of(TfSessionView(b)) is not guard
+        guard.watchLoss("loss:0")
+        guard.watchLoss("loss:0")
+        guard.reportNanLoss(7, "loss:0")
+        guard.reportNanLoss(9, "other:0")
+        guard.reportNanLoss(5, "loss:0")
+        assert guard.watchedLosses() == ["loss:0"]
+        assert (guard.nanStep(), guard.nanLoss()) == (5, "loss:0")
+        assert guard.allowsSave(4) and not guard.allowsSave(5) and not guard.allowsSave(6)
+        assert CheckpointGuard.of(TfSessionView(b)).allowsSave(10**9)
+
+
+# --- across the bridge: Java hooks in the Python session ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def jvm():
+    from jhooks.bridge import jvm as jvm_module
+
+    jvm_module.start()
+
+
+def java_saver(kind, ckpt, saveSteps):
+    cls = jpype.JClass(f"org.jhooks.hooks.{kind}")
+    return JavaHook(cls.builder(ckpt).saveSteps(jpype.JInt(saveSteps)).build())
+
+
+def java_nan(failOnNanLoss):
+    return JavaHook(jpype.JClass("org.jhooks.hooks.NanTensorHook")("loss:0", failOnNanLoss))
+
+
+@pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+@pytest.mark.parametrize("nanFirst", [True, False], ids=["nan-hook-first", "saver-first"])
+def test_java_saver_and_python_nan_hook(jvm, tmp_path, kind, nanFirst):
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        saver = java_saver(kind, ckpt, 1)
+        nan = NanTensorHook("loss:0", failOnNanLoss=False)
+        runs, outcome = train_until_nan([nan, saver] if nanFirst else [saver, nan], m, ckpt)
+    assert (runs, outcome) == (POISONED, "stopped")
+    assert_no_poison(ckpt, NAN_AT)
+
+
+@pytest.mark.parametrize("saverClass", [CheckpointSaverHook, AsyncCheckpointSaverHook])
+@pytest.mark.parametrize("nanFirst", [True, False], ids=["nan-hook-first", "saver-first"])
+def test_python_saver_and_java_nan_hook(jvm, tmp_path, saverClass, nanFirst):
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        saver = saverClass(ckpt, saveSteps=100)
+        nan = java_nan(False)
+        runs, outcome = train_until_nan([nan, saver] if nanFirst else [saver, nan], m, ckpt)
+    assert (runs, outcome) == (POISONED, "stopped")
+    assert steps_on_disk(ckpt) == [0]  # the final save of step 4 in end() was refused
+    assert_no_poison(ckpt, 0)
+
+
+# --- the deliberate difference -------------------------------------------------------------------
+
+
+def test_tensorflows_own_saver_writes_the_nan_weights(tmp_path):
+    ckpt = str(tmp_path / "ckpt")
+    _, m = in_graph(lambda: Model(nanAt=NAN_AT, nanWeights=True))
+    with m.gs.graph.as_default():
+        hooks = [
+            tf.compat.v1.train.NanTensorHook(m.loss, fail_on_nan_loss=False),
+            tf.compat.v1.train.CheckpointSaverHook(ckpt, save_steps=1),
+        ]
+        with tf.compat.v1.train.MonitoredSession(
+            session_creator=tf.compat.v1.train.ChiefSessionCreator(checkpoint_dir=ckpt), hooks=hooks
+        ) as sess:
+            while not sess.should_stop():
+                sess.run(m.train)
+    latest = tf.train.latest_checkpoint(ckpt)
+    assert latest.endswith(f"model.ckpt-{POISONED}")
+    assert not np.isfinite(read_checkpoint(latest)["w"])
