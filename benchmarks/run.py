@@ -1,6 +1,6 @@
 """jhooks benchmarks: the cost of hooks crossing languages, measured side by side in one process.
 
-    python benchmarks/run.py [--json PATH] [--quick] [--only P1,P3]
+    python benchmarks/run.py [--json PATH] [--quick] [--only P1,P3] [--repeats N] [--p8-steps N]
 
 Every result is a ratio of two variants measured in the same run, in interleaved blocks (A B, B A,
 A B, ...); the ratio reported is the median over the repeats of (A / B) per repeat pair.
@@ -793,10 +793,16 @@ def main(argv=None) -> int:
     parser.add_argument("--only", help="comma-separated subset of " + ",".join(BENCHMARKS))
     parser.add_argument("--plot", help="write P6's curves and the fetch cost against size to this PNG")
     parser.add_argument("--p7-steps", help="P7's first and last step, e.g. 1000,10000 (the default of a full run)")
+    parser.add_argument("--p8-steps", type=int, help="P8's steps per block (300 in a full run, 10 with --quick)")
+    parser.add_argument("--repeats", type=int, help="interleaved blocks per variant (7 in a full run, 3 with --quick)")
     args = parser.parse_args(argv)
     cfg = dict(QUICK if args.quick else FULL)
     if args.p7_steps:
         cfg["p7_steps"] = tuple(int(x) for x in args.p7_steps.split(","))
+    if args.p8_steps:
+        cfg["p8_steps"] = args.p8_steps
+    if args.repeats:
+        cfg["repeats"] = args.repeats
     names = args.only.split(",") if args.only else list(BENCHMARKS)
     if args.plot:
         names += [n for n in ("P6", "sizes") if n not in names]

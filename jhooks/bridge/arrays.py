@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import ctypes
 import os
+import struct
 import threading
 import weakref
 from sys import getrefcount
@@ -115,8 +116,10 @@ def _keep(a: np.ndarray, lease: Any) -> None:
 
 
 def view_to_java(value: Any) -> Any:
-    """A read-only Java NdArray over the memory of ``value`` (no copy) when it is a non-empty
-    numeric or boolean array; else :func:`to_java` (a copy: strings, zero-size arrays).
+    """A read-only Java NdArray over the memory of ``value`` (no copy) when it is a numeric or
+    boolean array of more than ``PACKED_MAX_BYTES`` (1 KB); a read-only copy made in one call when
+    it is a smaller non-empty one (a scalar loss or step: viewing costs more calls than copying);
+    else :func:`to_java` (a copy: strings, zero-size arrays).
 
     Same dtype, shape and values as :func:`to_java`. The view is valid while the caller holds
     ``value`` (for a hook: during its callback) and afterwards until views of ``VIEW_BUDGET`` more
@@ -126,12 +129,18 @@ def view_to_java(value: Any) -> Any:
     view throws ``java.nio.ReadOnlyBufferException``. An array that is not C-contiguous in native
     byte order is converted by numpy first (a copy the view then owns).
     Raises TypeError naming a dtype that has no Java twin."""
-    a = np.asarray(value)
+    a = value if type(value) is np.ndarray else np.asarray(value)
+    small = _native_names().get(a.dtype)
+    if small is not None and 0 < a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:
+        # small, native byte order: one call with a copy (org.jhooks.bridge.Arrays.unpacked)
+        return _bridge_arrays().unpacked(_header(small, a.shape) + a.tobytes())
     if a.dtype.kind in "OSU" or a.size == 0 or not _backend().shares_memory:
         return to_java(a)
     name = a.dtype.name
     if name not in DTYPES:
         raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {list(DTYPES)} and strings")
+    if a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:  # small: one call, a copy (Arrays.unpacked)
+        return _bridge_arrays().unpacked(_packed(a, name))
     native = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
     # A ctypes array over the memory, not the numpy array, goes to JPype: JPype would keep what it
     # is given alive until the JVM collects the buffer; _keep bounds the lifetime by bytes instead.
@@ -159,6 +168,61 @@ def dtype_of(array: Any) -> str:
     return str(_bridge_arrays().dtype(array))
 
 
+# Values of at most this many bytes cross packed in one byte[] with their dtype and shape
+# (org.jhooks.bridge.Arrays.packed/unpacked): one call instead of one each for dtype, shape and the
+# values; a small value handed to a Java hook is then a read-only copy, not a view.
+PACKED_MAX_BYTES = 1024
+
+
+_headers: dict = {}  # (dtype name, shape) -> the header of org.jhooks.bridge.Arrays.packed's layout
+
+
+_names: dict[np.dtype, str] = {}
+
+
+def _native_names() -> dict[np.dtype, str]:
+    """Native-byte-order dtypes of DTYPES (bfloat16 aside) -> their names, for the small path."""
+    if not _names:
+        _names.update({np.dtype(n).newbyteorder("="): n for n in DTYPES if n != "bfloat16"})
+    return _names
+
+
+def _header(name: str, shape: tuple) -> bytes:
+    """The header of ``org.jhooks.bridge.Arrays.packed``'s layout for ``name`` and ``shape``."""
+    key = (name, shape)
+    header = _headers.get(key)
+    if header is None:
+        if len(_headers) >= 256:
+            _headers.clear()
+        encoded = name.encode("ascii")
+        fields = bytes([len(encoded)]) + encoded + bytes([len(shape)]) + struct.pack(f"<{len(shape)}q", *shape)
+        size = (1 + len(fields) + 7) // 8 * 8
+        header = _headers[key] = bytes([size]) + fields + bytes(size - 1 - len(fields))
+    return header
+
+
+def _packed(a: np.ndarray, name: str) -> bytes:
+    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
+    return _header(name, a.shape) + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
+
+
+def _unpacked(packed: bytes) -> np.ndarray:
+    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed``."""
+    n = packed[1]
+    name = packed[2 : 2 + n].decode("ascii")
+    rank = packed[2 + n]
+    shape = struct.unpack_from(f"<{rank}q", packed, 3 + n)
+    if name == "bfloat16":
+        import ml_dtypes  # noqa: F401 - registers numpy's "bfloat16"
+    return np.frombuffer(packed, dtype=np.dtype(name), offset=packed[0]).reshape(shape)
+
+
+def from_packed(packed: bytes) -> np.ndarray:
+    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed`` (the JVM
+    driver sends a Python hook's one small result so: no call back into Java)."""
+    return _unpacked(packed)
+
+
 def to_numpy(array: Any) -> np.ndarray:
     """A new, writable numpy array holding a copy of the Java NdArray ``array``.
 
@@ -166,6 +230,9 @@ def to_numpy(array: Any) -> np.ndarray:
     """
     if not is_ndarray(array):
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
+    packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
+    if packed is not None:
+        return _unpacked(bytes(packed)).copy()  # owns its (aligned) memory, writable
     dtype = dtype_of(array)
     shape = tuple(int(d) for d in _bridge_arrays().shape(array))
     if dtype == "string":
@@ -190,6 +257,9 @@ def view_to_numpy(array: Any) -> np.ndarray:
     array. Same dtype, shape and values as :func:`to_numpy`."""
     if not is_ndarray(array):
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
+    packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
+    if packed is not None:  # small: one call for dtype, shape and values; bytes make it read-only
+        return _unpacked(bytes(packed))
     direct = _bridge_arrays().directBytes(array)
     if direct is None:
         out = to_numpy(array)

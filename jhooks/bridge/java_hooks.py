@@ -26,6 +26,8 @@ import threading
 import weakref
 from typing import Any
 
+import numpy as np
+
 from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
@@ -177,9 +179,15 @@ def _java_values(runValues: Any) -> Any:
     )
 
 
-_CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS = 1, 2, 4  # org.jhooks.bridge.JavaHookCalls flags
+_CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS, _CALLS_REPEATED = 1, 2, 4, 8  # JavaHookCalls flags
 _STOPS = _CONTEXT_STOP | _COORDINATOR_STOP
 _INDEX_SHIFT = 3  # org.jhooks.bridge.JavaHookGroup.INDEX_SHIFT
+_REPEATED, _REPEATED_INDEX_SHIFT, _MAX_REPEATING = 8, 4, 32  # org.jhooks.bridge.JavaHookGroup's
+
+
+def _one_name(args: SessionRunArgs) -> bool:
+    """Args a Java hook group remembers per hook (JavaHookGroup.beforeSessionRunRepeated)."""
+    return isinstance(args.fetches, str) and not args.feeds and args.options is None
 
 
 class JavaHook(Hook, Described):
@@ -195,6 +203,7 @@ class JavaHook(Hook, Described):
     _callsBefore: bool
     _callsAfter: bool
     _coords: list[tuple[Any, Any]]  # (python coordinator, java coordinator) of the live session
+    _lastArgs: SessionRunArgs | None  # the one-name args the Java hook last returned, translated
 
     def __new__(cls, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> JavaHook:
         java = java_object(instance_or_class_name, *ctor_args, **ctor_kwargs)
@@ -213,6 +222,7 @@ class JavaHook(Hook, Described):
         self._callsBefore = bool(_Java.calls.overrides(java, "beforeSessionRun"))
         self._callsAfter = bool(_Java.calls.overrides(java, "afterSessionRun"))
         self._coords = []
+        self._lastArgs = None  # the one-name args Java last returned
         return self
 
     def __init__(self, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> None:
@@ -299,7 +309,13 @@ class JavaHook(Hook, Described):
             _raise_if_missing_natives(self.javaClassName, "beforeSessionRun", e)
             raise
         self._sync_flags(flags, runContext, context)
-        return values.run_args_to_python(self._calls.takeArgs()) if flags & _HAS_ARGS else None
+        if not flags & _HAS_ARGS:
+            return None
+        if flags & _CALLS_REPEATED:  # the one-name args it returned last time: translated then
+            return self._lastArgs
+        args = values.run_args_to_python(self._calls.takeArgs())
+        self._lastArgs = args if args is not None and _one_name(args) else None
+        return args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         if not self._callsAfter:
@@ -357,6 +373,13 @@ class JavaHookGroup:
         self.java = _Java.group([h._calls for h in self.hooks])
         self._before = [h._callsBefore for h in self.hooks]
         self._after = [h._callsAfter for h in self.hooks]
+        # per hook: the Python args of the one-name args it last returned (as Java remembers them)
+        self._repeat: list[SessionRunArgs | None] = [None] * len(self.hooks)
+
+    def forgetRepeats(self) -> None:
+        """After a failed check of returned args, or another graph: every hook's args cross anew."""
+        self._repeat = [None] * len(self.hooks)
+        self.java.forget()
 
     def _context(self, runContext: Any, start: int, stop: int, calls: list) -> Any:
         """The Java run context, made as the first overriding hook in ``start..stop-1`` would make it
@@ -377,9 +400,14 @@ class JavaHookGroup:
             for h in self.hooks[start:stop]:
                 h._sync_stop(runContext, context)
             return
+        # the hooks of a group share the session's coordinator: asked once per sync, not per hook
+        stopping: dict[int, bool] = {}
         for h in self.hooks[start:stop]:
             for py_coord, java_coord in h._coords:
-                if py_coord.shouldStop():
+                stop_now = stopping.get(id(py_coord))
+                if stop_now is None:
+                    stop_now = stopping[id(py_coord)] = py_coord.shouldStop()
+                if stop_now:
                     java_coord.requestStop()
 
     def position(self) -> int:
@@ -393,19 +421,31 @@ class JavaHookGroup:
         _raise_if_missing_natives(self.hooks[position].javaClassName, callback, error)
 
     def beforeSessionRun(self, runContext: Any, start: int = 0) -> tuple:
-        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns args; returns
-        ``(index, args)`` of that hook (Python SessionRunArgs), or ``(len(hooks), None)``."""
+        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns new args; returns
+        ``(index, args, repeated)``: that hook's index and args (Python SessionRunArgs), or
+        ``(len(hooks), None, repeated)``; ``repeated`` lists ``(i, args)`` of the hooks before it
+        that returned the one-name args they returned last time (the same Python object, not
+        translated again; ``JavaHookGroup.beforeSessionRunRepeated``)."""
         context = self._context(runContext, start, len(self.hooks), self._before)
         try:
-            result = call_java(self.java.beforeSessionRun, context, start)
+            result = call_java(self.java.beforeSessionRunRepeated, context, start)
         except BaseException as e:
             self._failed(runContext, context, start, "beforeSessionRun", e)
             raise
-        index = result >> _INDEX_SHIFT
-        self._sync(result, runContext, context, start, min(index + 1, len(self.hooks)))
+        result = int(result)
+        index = (result & 0xFFFFFFFF) >> _REPEATED_INDEX_SHIFT
+        self._sync(result & 7, runContext, context, start, min(index + 1, len(self.hooks)))
+        repeated = []
+        if result & _REPEATED:
+            mask = result >> 32
+            repeat = self._repeat
+            repeated = [(i, repeat[i]) for i in range(start, min(index, _MAX_REPEATING)) if mask >> i & 1]
         if result & _HAS_ARGS:
-            return index, values.run_args_to_python(self.java.takeArgs())
-        return index, None
+            args = values.run_args_to_python(self.java.takeArgs())
+            if index < _MAX_REPEATING:
+                self._repeat[index] = args if args is not None and _one_name(args) else None
+            return index, args, repeated
+        return index, None, repeated
 
     def afterSessionRun(self, runContext: Any, runValues: list) -> None:
         """Calls ``afterSessionRun`` on the first ``len(runValues)`` hooks, hook i with
@@ -416,20 +456,31 @@ class JavaHookGroup:
         each: list = []
         error = None
         last = last_java = None
+        # hooks given the same array (one tensor fetched by several) share one read-only Java value
+        same: dict[tuple[int, int, int], Any] = {}
         for i in range(to):
             if not self._after[i]:
                 each.append(None)
                 continue
-            if runValues[i] is last:  # the same values for several hooks (none fetched): translated once
+            v = runValues[i]
+            if v is last:  # the same values for several hooks (none fetched): translated once
                 each.append(last_java)
                 continue
+            key = (id(v.results), id(v.options), id(v.runMetadata))
+            shared_java = same.get(key) if isinstance(v.results, np.ndarray) else None
+            if shared_java is not None:
+                last, last_java = v, shared_java
+                each.append(shared_java)
+                continue
             try:
-                last = runValues[i]
+                last = v
                 last_java = _java_values(last)
                 each.append(last_java)
             except BaseException as e:
                 error, to = e, i
                 break
+            if isinstance(v.results, np.ndarray):
+                same[key] = last_java
         if to == 0:
             raise error  # type: ignore[misc]  # the first hook's values failed: nothing was called
         shared = next((v for v in each if v is not None), None)

@@ -69,7 +69,13 @@ class JavaRunContext(SessionRunContext):
     @property
     def session(self) -> Any:
         if self._session is _UNSET:
-            self._session = python_session(self.java.session())
+            global _last_session
+            java = self.java.session()
+            last = _last_session
+            if last is not None and java is not None and last.java.equals(java):
+                self._session = last  # the same Java session as the last run's: its view (cached name)
+            else:
+                self._session = _last_session = python_session(java)
         return self._session
 
     @session.setter
@@ -85,6 +91,7 @@ class JavaRunContext(SessionRunContext):
 
 
 _UNSET = object()
+_last_session: Any = None  # the Python view of the Java session of the last run context asked for one
 
 # Python views of the Java run contexts in flight, by org.jhooks.bridge.RunContextIds id, so
 # before/after of one run (and all Python hooks of it) share one view.
@@ -115,6 +122,24 @@ def _context_view(context_id: int) -> JavaRunContext:
             while len(_views) > _VIEWS_MAX:
                 _views.popitem(last=False)
     return view
+
+
+# Java SessionRunArgs of fetch-only args with one fetch name, by name: immutable in Java (a String
+# fetch, no feeds, no options), so shared by every run that returns the same name (most hooks).
+_ARGS_MAX = 256
+_java_args: dict[str, Any] = {}
+
+
+def _args_to_java(args: SessionRunArgs) -> Any:
+    fetches = args.fetches
+    if args.feeds or args.options is not None or not isinstance(fetches, str):
+        return values.run_args_to_java(args)
+    cached = _java_args.get(fetches)
+    if cached is None:
+        if len(_java_args) >= _ARGS_MAX:
+            _java_args.clear()
+        cached = _java_args[fetches] = values.run_args_to_java(args)
+    return cached
 
 
 def _overrides(hook: Any, callback: str) -> bool:
@@ -157,7 +182,7 @@ class _HookProxy:
                 "expected jhooks.SessionRunArgs or None"
             )
         view.hookFetches[self.key] = args.fetches
-        return values.run_args_to_java(args)
+        return _args_to_java(args)
 
     @python_errors
     def beforeSessionRunSameContext(self) -> Any:
@@ -166,6 +191,14 @@ class _HookProxy:
     @python_errors
     def afterSessionRunSameContext(self, runValues: Any) -> None:
         _after_unwrapped(self, _current[get_ident()], runValues)
+
+    @python_errors
+    def afterSessionRunPacked(self, packedResults: Any) -> None:
+        """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
+        metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
+        view = _context_view(_current[get_ident()])
+        results = arrays.from_packed(bytes(packedResults))
+        self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
 
     @python_errors
     def afterSessionRun(self, contextId: Any, runValues: Any) -> None:

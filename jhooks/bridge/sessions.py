@@ -34,6 +34,7 @@ class JavaSession(Session):
 
     def __init__(self, java: Any) -> None:
         self.java = java
+        self._globalStepName: str | None = None
 
     def run(self, fetches: Any, feeds: Mapping[str, Any] | None = None, options: RunOptions | None = None) -> Any:
         """Runs ``fetches`` (a name or nest) with numpy ``feeds``; numpy results, same structure.
@@ -66,7 +67,12 @@ class JavaSession(Session):
         return {str(entry.getKey()): str(entry.getValue()) for entry in listing.entrySet()}
 
     def globalStepTensorName(self) -> str:
-        return str(call_java(self.java.globalStepTensorName))
+        name = self._globalStepName
+        if name is None:
+            name = str(call_java(self.java.globalStepTensorName))
+            if _fixed_step_name(self.java):  # the JVM driver's view: its name is fixed, asked every run
+                self._globalStepName = name
+        return name
 
     def globalStep(self) -> int:
         return int(call_java(self.java.globalStep))
@@ -77,6 +83,12 @@ class JavaSession(Session):
 
     def __repr__(self) -> str:
         return f"JavaSession({self.java})"
+
+
+def _fixed_step_name(java: Any) -> bool:
+    """Whether the Java session's global step name never changes (``org.jhooks.tf.TfSession``'s,
+    the JVM driver's raw session, is set at construction; a subclass could compute it)."""
+    return str(java.getClass().getName()) == "org.jhooks.tf.TfSession"
 
 
 class _PythonSessionProxy:
@@ -166,11 +178,25 @@ def java_session(session: Any) -> Any:
             return cached
         proxy = jpype.JProxy("org.jhooks.Session", inst=_PythonSessionProxy(session), convert=False)
         java = jpype.JObject(proxy, jpype.JClass("org.jhooks.Session"))
+        name = _final_global_step_name(session)
+        if name is not None:  # Java hooks ask for it every run: answered in Java, no crossing
+            java = jpype.JClass("org.jhooks.bridge.JavaHookCalls").withGlobalStepTensorName(java, name)
         try:
             _proxies[session] = java
         except TypeError:
             pass
         return java
+
+
+def _final_global_step_name(session: Any) -> str | None:
+    """The global step's name of ``session`` when its graph is finalized (it cannot change), else None."""
+    graph = getattr(session, "graph", None)
+    if not getattr(graph, "finalized", False):
+        return None
+    try:
+        return str(session.globalStepTensorName())
+    except Exception:  # not cached: asked through the proxy each time, which reports the error
+        return None
 
 
 def python_session(session: Any) -> Any:

@@ -152,14 +152,19 @@ def options_to_java(options: Any) -> Any:
         )
     else:
         raise TypeError(f"run options must be jhooks.RunOptions, got {type(options).__name__} {options!r}")
-    backend = _backend()
-    return _jclass("org.jhooks.RunOptions")(
-        backend.jint(int(values[0])),
-        backend.jlong(int(values[1])),
-        backend.jint(int(values[2])),
-        bool(values[3]),
-        bool(values[4]),
-    )
+    key = (int(values[0]), int(values[1]), int(values[2]), bool(values[3]), bool(values[4]))
+    cached = _java_options.get(key)
+    if cached is None:  # org.jhooks.RunOptions is immutable: one per distinct value
+        backend = _backend()
+        if len(_java_options) >= 64:
+            _java_options.clear()
+        cached = _java_options[key] = _jclass("org.jhooks.RunOptions")(
+            backend.jint(key[0]), backend.jlong(key[1]), backend.jint(key[2]), key[3], key[4]
+        )
+    return cached
+
+
+_java_options: dict[tuple, Any] = {}
 
 
 def options_to_python(options: Any) -> RunOptions | None:

@@ -23,13 +23,16 @@ class GlobalStepWatch:
     Every hook with a global-step schedule (step counter, summary saver, checkpoint savers, stop at
     step, profiler, early stopping) calls :meth:`observe` after each run with the step it fetched.
     The fetched value may be read before or after the run's increment (docs/standard-hooks.md,
-    "Global step"), so a value not above the last one is confirmed with a raw read before warning;
-    a step that went back (a restore or a re-initialization after recovery) restarts the watch.
+    "Global step"), so a value not above the last fetched one is confirmed with a raw read before
+    warning; a step that went back (a restore or a re-initialization after recovery) restarts the
+    watch. Fetched values are compared with fetched values: once one fetch saw the increment and the
+    next did not, a raw read confirms the advance once, not on every later run.
     TF warns only from ``StepCounterHook`` (``log_first_n`` per process); jhooks from each hook.
     """
 
     def __init__(self) -> None:
-        self._last: int | None = None
+        self._last: int | None = None  # the latest step known at the previous observe (fetched or read)
+        self._lastFetched: int | None = None
         self._warnings = 0
 
     def warnings(self) -> int:
@@ -37,8 +40,9 @@ class GlobalStepWatch:
         return self._warnings
 
     def observe(self, session: Any, fetchedStep: int) -> None:
-        last = self._last
-        if last is None or fetchedStep > last:
+        last, lastFetched = self._last, self._lastFetched
+        self._lastFetched = fetchedStep
+        if last is None or lastFetched is None or fetchedStep > lastFetched:
             self._last = fetchedStep
             return
         step = session.globalStep()

@@ -18,6 +18,9 @@ logger = logging.getLogger(__name__)
 def has_nan(value: Any) -> bool:
     """Whether any element of ``value`` (a number or an array of any shape) is NaN: the test of
     TensorFlow's NanTensorHook (an infinite loss is not NaN)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "fc":
+        item = value.item()  # a scalar loss: a Python comparison, not two numpy calls
+        return item != item
     array = np.asarray(value)
     return array.dtype.kind in "fc" and bool(np.any(np.isnan(array)))
 
@@ -44,12 +47,13 @@ class NanTensorHook(Hook):
             raise ValueError(f"NanTensorHook: lossTensor must be a tensor name (str), got {lossTensor!r}")
         self._lossTensor = lossTensor
         self._failOnNanLoss = failOnNanLoss
+        self._args = SessionRunArgs(lossTensor)  # immutable: the same args every run
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         CheckpointGuard.of(session).watchLoss(self._lossTensor)
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        return SessionRunArgs(self._lossTensor)
+        return self._args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         if not has_nan(runValues.results):

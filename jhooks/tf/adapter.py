@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 
 import tensorflow as tf
 
+from jhooks.api import nest
 from jhooks.api.errors import HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.hook import Hook, hook_name
 from jhooks.api.model import ModelDependentHook, ModelInstance
@@ -95,11 +96,11 @@ def enter_callback(name: Callable[[], str], callback: str, session: Any) -> Any:
     tid = get_ident()
     outer = _active.get(tid)
     _active[tid] = (name, callback, session)
-    return outer
+    return tid, outer
 
 
-def leave_callback(outer: Any) -> None:
-    tid = get_ident()
+def leave_callback(entered: Any) -> None:
+    tid, outer = entered
     if outer is None:
         _active.pop(tid, None)
     else:
@@ -109,6 +110,8 @@ def leave_callback(outer: Any) -> None:
 def check_not_reentrant(session: Any) -> None:
     """Raises HookError naming the hook and callback running on this thread when they run a hooked
     run of their own monitored session (``session``, the raw session TF hands ``before_run``)."""
+    if not _active:  # no jhooks callback runs on any thread
+        return
     active = _active.get(get_ident())
     if active is not None and active[2] is session:
         raise HookError(
@@ -141,6 +144,7 @@ class TfRunContext(SessionRunContext):
         self._tf = tfContext
         self._original: SessionRunArgs | None = None
         self.feeders: dict = {}  # tensor name -> the TfHookAdapter that feeds it in this run
+        self._options: tuple[Any, Any] | None = None  # (TF's RunOptions proto, its jhooks RunOptions)
         super().__init__(None, session)  # type: ignore[arg-type]
 
     @property
@@ -153,6 +157,14 @@ class TfRunContext(SessionRunContext):
     @originalArgs.setter
     def originalArgs(self, value: SessionRunArgs | None) -> None:
         self._original = value
+
+    def options(self, proto: Any) -> Any:
+        """The jhooks RunOptions of TF's ``proto`` (the same object every hook of the run gets:
+        converted once per run; RunOptions are immutable)."""
+        converted = self._options
+        if converted is None or converted[0] is not proto:
+            converted = self._options = (proto, names.options_from_proto(proto))
+        return converted[1]
 
     def requestStop(self) -> None:
         self._tf.request_stop()
@@ -205,6 +217,11 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         # same tensor for the graph's life, so most runs skip resolving the same names again.
         self._plans: dict[Any, tf.compat.v1.train.SessionRunArgs] = {}
         self._plans_graph: Any = None
+        # the last fetch-only args object the hook returned (hooks return the same immutable one
+        # every run), its plan, and whether its one fetch is a tensor name
+        self._lastArgs: SessionRunArgs | None = None
+        self._lastPlan: Any = None
+        self._lastIsTensor = False
 
     def _where(self):
         return self.name, self._callback
@@ -265,8 +282,11 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         """TF's request for the ``args`` the hook's ``beforeSessionRun`` returned (checked, resolved)."""
         if args is None:
             return None
-        self._accept(ctx, args)
         graph = run_context.session.graph
+        if args is self._lastArgs and graph is self._plans_graph:  # fetch-only: nothing to accept
+            self._asked = args
+            return self._lastPlan
+        self._accept(ctx, args)
         key = _plan_key(args)
         if key is not None and graph.finalized:
             if self._plans_graph is not graph:
@@ -279,6 +299,9 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
                     fetches=names.resolve_fetches(graph, args.fetches, self._where)
                 )
             self._asked = args
+            if isinstance(args.fetches, str):
+                self._lastArgs, self._lastPlan = args, plan
+                self._lastIsTensor = nest.is_tensor_name(args.fetches)
             return plan
         request = tf.compat.v1.train.SessionRunArgs(
             fetches=names.resolve_fetches(graph, args.fetches, self._where),
@@ -304,10 +327,11 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
-        values = self._values(run_values.results, names.options_from_proto(run_values.options), run_values.run_metadata)
+        ctx = self._context_of(run_context)
+        values = self._values(run_values.results, ctx.options(run_values.options), run_values.run_metadata)
         outer = enter_callback(self._label, "afterSessionRun", run_context.session)
         try:
-            self.hook.afterSessionRun(self._context_of(run_context), values)
+            self.hook.afterSessionRun(ctx, values)
         except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:
@@ -316,7 +340,12 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def _values(self, results: Any, options: Any, run_metadata: Any) -> SessionRunValues:
         """The hook's SessionRunValues from what TF gave it (``results`` in TF's structure)."""
         asked = self._asked
-        results = None if asked is None else names.normalize_results(asked.fetches, results)
+        if asked is None:
+            results = None
+        elif asked is self._lastArgs:  # one name, its kind known
+            results = names.to_array(results) if self._lastIsTensor else None
+        else:
+            results = names.normalize_results(asked.fetches, results)
         metadata = run_metadata if asked is not None and asked.options is not None else None
         return SessionRunValues(results=results, options=options, runMetadata=metadata)
 

@@ -39,9 +39,14 @@ from jhooks.tf.adapter import TfHookAdapter, check_not_reentrant, enter_callback
 class HookBatch(Protocol):
     """Makes the per-run callbacks of a fixed list of hooks, in order, in one call each."""
 
-    def beforeSessionRun(self, runContext: SessionRunContext, start: int) -> tuple[int, SessionRunArgs | None]:
+    def beforeSessionRun(self, runContext: SessionRunContext, start: int) -> tuple:
         """Calls hooks ``start, start + 1, ...`` until one returns args: ``(its index, its args)``,
-        or ``(number of hooks, None)``. An exception stops at the hook that raised it."""
+        or ``(number of hooks, None)``. An exception stops at the hook that raised it.
+
+        A batch may add a third item, ``repeated``: ``(i, args)`` of hooks before the index that
+        returned the same args as before (the same object, already checked on this graph once),
+        which it went past without returning; they are checked and merged in order here. Such a
+        batch has ``forgetRepeats()``, called when a check fails or the graph changes."""
         ...
 
     def afterSessionRun(self, runContext: SessionRunContext, runValues: list[SessionRunValues]) -> None:
@@ -62,6 +67,12 @@ class TfHookGroup(tf.compat.v1.train.SessionRunHook):
         self.batch = batch
         self._merged: MergedRun | None = None
         self._positions: list[int] = []  # member index -> its position in the merged run, or -1
+        # For one finalized graph: jhooks name -> TF tensor or op (a name resolves to the same one
+        # for the graph's life), and the last request made only of repeated args: (the args, by
+        # member, identical objects), merged run, positions, TF request.
+        self._graph: Any = None
+        self._names: dict[str, Any] = {}
+        self._plan: tuple | None = None
 
     def begin(self) -> None:
         for m in self.members:
@@ -91,39 +102,93 @@ class TfHookGroup(tf.compat.v1.train.SessionRunHook):
             m._asked = None
         self._merged = None
         ctx = members[0]._context_of(run_context)
+        graph = run_context.session.graph
+        if graph is not self._graph or not graph.finalized:
+            if self._graph is not None:
+                self._forget()
+            self._graph, self._names, self._plan = (graph if graph.finalized else None), {}, None
+        resolved = self._names if graph.finalized else {}  # jhooks name -> TF tensor or op
         merger: RunMerger | None = None
         added = 0
         positions = self._positions = [-1] * count
-        resolved: dict[str, Any] = {}  # jhooks name -> TF tensor or op, for the merged request
+        unchecked: list[tuple[int, SessionRunArgs]] = []  # repeated args, checked lazily (in order)
+        fresh = False  # some hook returned new args this run
         start = 0
         while start < count:
             try:
-                index, args = self.batch.beforeSessionRun(ctx, start)
+                got = self.batch.beforeSessionRun(ctx, start)
             except BaseException as e:  # noqa: B902 - re-raised as from the hook that raised it
                 raise_hook_failure(self._member(start).name, "beforeSessionRun", e)
-            if index >= count:
-                break
-            if args is not None:
-                m = members[index]
-                m._accept(ctx, args)
-                checked = _resolve(run_context.session.graph, m, args, resolved)
-                if merger is None:
-                    merger = RunMerger(SessionRunArgs())  # TensorFlow merges the caller's args
-                merger.add(m.name, checked)
-                positions[index] = added
-                added += 1
-                m._asked = args
+            index, args = got[0], got[1]
+            if len(got) > 2:
+                unchecked.extend(got[2])
+            if index < count and args is not None:
+                # new args are checked before the next hook is called (repeated ones pass again)
+                unchecked.append((index, args))
+                fresh = True
+                merger, added = self._check(ctx, graph, unchecked, merger, positions, resolved, added)
+                unchecked = []
             start = index + 1
+        if unchecked and not fresh:  # only repeated args: the last such request, if the same
+            plan = self._plan
+            if (
+                plan is not None
+                and len(plan[0]) == len(unchecked)
+                and all(i == j and x is y for (i, x), (j, y) in zip(unchecked, plan[0]))
+            ):
+                for i, x in unchecked:
+                    members[i]._asked = x
+                self._merged, self._positions = plan[1], plan[2]
+                return plan[3]
+        repeated_only = list(unchecked) if not fresh else None
+        if unchecked:
+            merger, added = self._check(ctx, graph, unchecked, merger, positions, resolved, added)
         if merger is None:
             return None
         merged = self._merged = merger.finish()
         fetches = [resolved[n] for n in merged.tensorFetches] + [resolved[n] for n in merged.targets]
         feeds = {resolved[n]: value for n, value in merged.feeds.items()}
-        if not fetches and not feeds and merged.options is None:
-            return None
-        return tf.compat.v1.train.SessionRunArgs(
-            fetches=fetches or None, feed_dict=feeds or None, options=names.options_to_proto(merged.options)
-        )
+        request = None
+        if fetches or feeds or merged.options is not None:
+            request = tf.compat.v1.train.SessionRunArgs(
+                fetches=fetches or None, feed_dict=feeds or None, options=names.options_to_proto(merged.options)
+            )
+        if repeated_only and graph.finalized:
+            self._plan = (repeated_only, merged, positions, request)
+        return request
+
+    def _check(
+        self,
+        ctx: Any,
+        graph: tf.Graph,
+        pending: list[tuple[int, SessionRunArgs]],
+        merger: RunMerger | None,
+        positions: list[int],
+        resolved: dict[str, Any],
+        added: int,
+    ) -> tuple[RunMerger | None, int]:
+        """Checks, resolves and merges the args members returned (``(member, args)`` in order)."""
+        for i, args in pending:
+            m = self.members[i]
+            try:
+                m._accept(ctx, args)
+                checked = _resolve(graph, m, args, resolved)
+            except BaseException:
+                self._forget()  # these args were not accepted: every hook's cross anew next time
+                raise
+            if merger is None:
+                merger = RunMerger(SessionRunArgs())  # TensorFlow merges the caller's args
+            merger.add(m.name, checked)
+            positions[i] = added
+            added += 1
+            m._asked = args
+        return merger, added
+
+    def _forget(self) -> None:
+        self._plan = None
+        forget = getattr(self.batch, "forgetRepeats", None)
+        if forget is not None:
+            forget()
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         outer = enter_callback(lambda: self._member().name, "afterSessionRun", run_context.session)
@@ -138,7 +203,8 @@ class TfHookGroup(tf.compat.v1.train.SessionRunHook):
         merged = self._merged
         value_of: Callable[[str], Any] | None = None
         if merged is not None and run_values.results is not None:
-            value_of = dict(zip(merged.tensorFetches, run_values.results)).__getitem__
+            # each fetched value made a numpy array once: hooks asking for the same tensor share it
+            value_of = {n: names.to_array(v) for n, v in zip(merged.tensorFetches, run_values.results)}.__getitem__
         options = names.options_from_proto(run_values.options)
         values: list[SessionRunValues] = []
         unasked = None  # one SessionRunValues for every hook that asked for nothing (none is kept)

@@ -31,6 +31,7 @@ class TfSessionView(Session):
     def __init__(self, rawSession: Any, where: Callable[[], tuple[str, str]] | None = None) -> None:
         self.rawSession = rawSession
         self._where = where or (lambda: ("TfSessionView", "run"))
+        self._globalStepName: tuple[tf.Graph, str] | None = None
 
     @property
     def graph(self) -> tf.Graph:
@@ -99,8 +100,15 @@ class TfSessionView(Session):
 
         Fetching it yields the int64 value even for a resource variable (see jhooks.tf.names).
         """
-        gs = tf.compat.v1.train.get_global_step(self.graph)
-        return gs.name if gs is not None else DEFAULT_GLOBAL_STEP
+        graph = self.graph
+        cached = self._globalStepName
+        if cached is not None and cached[0] is graph:
+            return cached[1]
+        gs = tf.compat.v1.train.get_global_step(graph)
+        name = gs.name if gs is not None else DEFAULT_GLOBAL_STEP
+        if graph.finalized:  # no global step can be added any more: hooks ask every run
+            self._globalStepName = (graph, name)
+        return name
 
     def __repr__(self) -> str:
         return f"TfSessionView({self.rawSession!r})"

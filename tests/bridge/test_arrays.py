@@ -173,7 +173,7 @@ def test_view_keeps_values_dtype_and_shape_in_every_layout(dtype, shape):
 def test_view_shares_the_numpy_memory_and_is_read_only():
     from jhooks.bridge.arrays import view_to_java
 
-    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = np.arange(600, dtype=np.float32).reshape(200, 3)  # above PACKED_MAX_BYTES: a view
     nd = view_to_java(a)
     a[1, 2] = 42.5  # the caller's array, seen through the view: shared, not copied
     assert float(at(nd, 1, 2)) == 42.5
@@ -183,6 +183,20 @@ def test_view_shares_the_numpy_memory_and_is_read_only():
     nd.copyTo(copy)  # the ownership rule's way to keep a value: a copy owns its memory
     a[0, 0] = -1.0
     assert float(at(copy, 0, 0)) == 0.0 and float(at(copy, 1, 2)) == 42.5
+
+
+def test_a_small_value_crosses_as_a_read_only_copy_in_one_call():
+    from jhooks.bridge.arrays import PACKED_MAX_BYTES, view_to_java
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert a.nbytes <= PACKED_MAX_BYTES
+    nd = view_to_java(a)
+    a[1, 2] = 42.5  # a copy: the caller's later writes are not seen
+    assert float(at(nd, 1, 2)) == 5.0
+    with pytest.raises(jpype.JClass("java.nio.ReadOnlyBufferException")):
+        nd.setFloat(jpype.JFloat(1.0), jpype.JArray(jpype.JLong)([0, 0]))
+    back = to_numpy(nd)
+    assert back.flags.writeable and back.dtype == np.float32 and back.shape == (2, 3)
 
 
 def test_view_of_a_read_only_array_needs_no_copy():

@@ -160,3 +160,28 @@ def test_copies_share_no_memory_either_way():
     assert back.flags.writeable and back.flags.owndata
     java.setFloat(7.0, 1, 2)
     assert back[1, 2] == 5.0
+
+
+def test_java_hooks_read_the_global_step_name_of_a_finalized_graph_without_crossing(monkeypatch):
+    from jhooks.bridge import sessions
+
+    asked = []
+    python_side = sessions._PythonSessionProxy.globalStepTensorName
+
+    def counted(self):
+        asked.append(1)
+        return python_side(self)
+
+    monkeypatch.setattr(sessions._PythonSessionProxy, "globalStepTensorName", counted)
+    hooks = "org.jhooks.hooks."
+    stop = jpype.JClass(hooks + "StopAtStepHook").ofLastStep(3)
+    counter = jpype.JClass(hooks + "StepCounterHook")(jpype.JClass("java.lang.Integer")(100), None, None, None)
+    with tf.Graph().as_default():
+        train, _ = build_graph()
+        with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([JavaHook(stop), JavaHook(counter)])) as sess:
+            runs = 0
+            while not sess.should_stop():
+                sess.run(train)
+                runs += 1
+    assert runs == 3  # the Java hooks fetched the global step by the name they were given
+    assert asked == []  # the graph is finalized: answered in Java, not once per hook and run

@@ -262,3 +262,67 @@ def test_a_subclass_or_patched_java_hook_is_not_grouped(java_log):
     patched.beforeSessionRun = lambda runContext: None
     out = to_tf_hooks([JavaHook(RecordingHook("J1")), Sub(RecordingHook("S")), patched, JavaHook(RecordingHook("J3"))])
     assert [type(h) for h in out] == [TfHookAdapter] * 4
+
+
+def test_hooks_repeating_one_fetch_name_cross_once_per_run_with_the_same_values(java_log):
+    def hooks(log):
+        return [
+            JavaHook(RecordingHook("J1", "doubled:0")),
+            JavaHook(RecordingHook("J2", "doubled:0")),
+            JavaHook(RecordingHook("J3", "y_times_3:0")),
+        ]
+
+    log, _, error, tf_hooks = same_both_ways(hooks, java_log, runs=5)
+    assert error is None and group_sizes(tf_hooks) == [3]
+    assert "J2.afterSessionRun float32[]=8.0" in log  # run 5 (x = 4): as each hook alone gets it
+    runs = 5
+    with tf.Graph().as_default():
+        train, x = build_graph()
+        (group,) = to_tf_hooks(hooks(java_log))
+        with tf.compat.v1.train.MonitoredSession(hooks=[group]) as sess:
+            for i in range(runs):
+                sess.run(train, feed_dict={x: float(i)})
+    # the first run returns each hook's args (3 calls) and its after (1); later runs repeat the
+    # same names: one call before, one after
+    assert group.batch.java.crossings() == 4 + 2 * (runs - 1)
+
+
+def test_a_missing_name_a_hook_returns_again_fails_again_before_the_next_hook(java_log):
+    from jhooks.tf.errors import GraphNameError
+
+    hooks = [
+        JavaHook(RecordingHook("J1", "doubled:0")),
+        JavaHook(RecordingHook("J2", "no_such_tensor:0")),
+        JavaHook(RecordingHook("J3", "doubled:0")),
+    ]
+    with tf.Graph().as_default():
+        build_graph()
+        (group,) = to_tf_hooks(hooks)
+        group.begin()
+        init = tf.compat.v1.global_variables_initializer()
+        tf.compat.v1.get_default_graph().finalize()  # as MonitoredSession does: names are remembered
+        with tf.compat.v1.Session() as sess:
+            sess.run(init)
+            group.after_create_session(sess, tf.train.Coordinator())
+            for _ in range(3):
+                context = tf.compat.v1.train.SessionRunContext(tf.compat.v1.train.SessionRunArgs(None), sess)
+                try:
+                    group.before_run(context)
+                except GraphNameError as e:
+                    assert "'no_such_tensor:0'" in str(e)
+                else:
+                    raise AssertionError("a missing name passed once it had failed")
+                # checked before the next hook is called, every time (not remembered as accepted)
+                assert "J3.beforeSessionRun" not in " ".join(map(str, java_log))
+
+
+def test_a_single_java_hook_repeating_one_fetch_name_gets_each_runs_value(java_log):
+    hook = JavaHook(RecordingHook("J1", "doubled:0"))
+    with tf.Graph().as_default():
+        train, x = build_graph()
+        with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([hook])) as sess:
+            for i in range(3):
+                sess.run(train, feed_dict={x: float(i)})
+    after = [str(e) for e in java_log if "J1.afterSessionRun" in str(e)]
+    assert after == [f"J1.afterSessionRun float32[]={2.0 * i}" for i in range(3)]
+    assert hook._lastArgs is not None and hook._lastArgs.fetches == "doubled:0"

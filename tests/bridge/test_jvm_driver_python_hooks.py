@@ -192,3 +192,36 @@ def test_a_python_hook_gets_float16_and_bfloat16_from_the_jvm_driver():
     call_java(JvmDriver().run, java_list(as_java_hook(HalfReader())), 1, None)
     assert seen == [[("bf16", "bfloat16", 1.0), ("half", "float16", 1.0)]]
     assert np.dtype("bfloat16") == np.dtype(ml_dtypes.bfloat16)
+
+
+def test_python_hooks_after_the_first_of_a_run_get_a_small_value_packed_as_the_others_get_it(java_log):
+    seen = []
+
+    class Reader(jhooks.Hook):
+        def __init__(self, name, fetches):
+            self.name, self.fetches = name, fetches
+
+        def beforeSessionRun(self, runContext):
+            return jhooks.SessionRunArgs(self.fetches)
+
+        def afterSessionRun(self, runContext, runValues):
+            r = runValues.results
+            value = r[0] if isinstance(r, tuple) else r
+            seen.append(
+                (self.name, type(r).__name__, value.dtype.name, value.shape, float(value), value.flags.writeable)
+            )
+
+    # the first hook's values cross unpacked (the run context's id with them), B and C's packed,
+    # D's (a tuple of one name: a Java list) unpacked
+    hooks = [Reader("A", "double:0"), Reader("B", "double:0"), Reader("C", "y_times_3:0"), Reader("D", ("double:0",))]
+    call_java(JvmDriver().run, java_list(*(as_java_hook(h) for h in hooks)), 2, None)
+    assert seen == [
+        (name, kind, "float32", (), value, False)
+        for x in (1.0, 2.0)
+        for name, kind, value in (
+            ("A", "ndarray", 2 * x),
+            ("B", "ndarray", 2 * x),
+            ("C", "ndarray", 0.0),
+            ("D", "tuple", 2 * x),
+        )
+    ]

@@ -84,3 +84,40 @@ def test_a_java_hook_in_the_python_session_warns_through_python_logging(caplog):
         "It seems that global step (tf.train.get_global_step) has not been increased. "
         "Current value (could be stable): 2 vs previous value: 2."
     )
+
+
+class _CountingView:
+    """The real session view a hook gets, counting its ``globalStep()`` reads."""
+
+    def __init__(self, view) -> None:
+        self.view = view
+        self.reads = 0
+
+    def globalStep(self) -> int:
+        self.reads += 1
+        return self.view.globalStep()
+
+
+def test_one_fetch_that_saw_the_increment_costs_one_confirming_read_not_one_every_run(caplog):
+    from jhooks.hooks.global_step_watch import GlobalStepWatch
+
+    # after training run r the step is r; the fetch of run 2 saw its increment (2), the others did
+    # not (r - 1): run 3's 2 looks stale, one raw read (3) confirms the advance
+    fetched = [0, 2, 2, 3, 4, 5, 6, 7]
+    watch = GlobalStepWatch()
+    reads = []
+
+    class Observing(pyhooks.StopAtStepHook):
+        def afterSessionRun(self, runContext, runValues):
+            counting = _CountingView(runContext.session)
+            watch.observe(counting, fetched[len(reads)])
+            reads.append(counting.reads)
+
+    _, m = in_graph(Model)
+    with caplog.at_level(logging.WARNING, logger=LOGGER), m.gs.graph.as_default():
+        with monitored([Observing(lastStep=100)]) as sess:
+            for _ in fetched:
+                sess.run(m.train)
+    assert sum(reads) == 1
+    assert watch.warnings() == 0
+    assert [r for r in caplog.records if r.name == LOGGER] == []

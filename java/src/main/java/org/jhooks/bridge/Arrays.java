@@ -1,6 +1,7 @@
 package org.jhooks.bridge;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import org.jhooks.ndarray.DType;
 import org.jhooks.ndarray.ViewLease;
@@ -102,6 +103,70 @@ public final class Arrays {
    */
   public static ByteBuffer directBytes(NdArray<?> array) {
     return org.jhooks.ndarray.DirectValues.bytes(array);
+  }
+
+  /**
+   * A small numeric or boolean {@code array} packed into one {@code byte[]}, so Python reads dtype,
+   * shape and values in one call ({@code jhooks.bridge.arrays.to_numpy}); {@code null} for strings,
+   * for values the JVM driver held in direct memory ({@link #directBytes}) and for more than {@code
+   * maxBytes} bytes of values.
+   *
+   * <p>Layout: the length of the header (1 byte, a multiple of 8 so the values are aligned), the
+   * length of the numpy dtype name (1 byte), the name (ASCII), the rank (1 byte), each dimension
+   * (int64, little-endian), zero padding, then the values in C order and native byte order.
+   *
+   * @throws IllegalArgumentException a dtype jhooks does not move
+   */
+  public static byte[] packed(NdArray<?> array, int maxBytes) {
+    if (org.jhooks.ndarray.DirectValues.bytes(array) != null) {
+      return null;
+    }
+    DType dtype = Values.dtype(array);
+    long[] shape = array.shape().asArray();
+    long size = dtype.itemSize() * array.shape().size();
+    if (dtype.itemSize() == 0 || size > maxBytes || shape.length > 127) {
+      return null;
+    }
+    byte[] name = dtype.numpy().getBytes(StandardCharsets.US_ASCII);
+    int header = (3 + name.length + 8 * shape.length + 7) / 8 * 8;
+    if (header > 255) {
+      return null;
+    }
+    byte[] out = new byte[header + (int) size];
+    ByteBuffer h = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    h.put((byte) header).put((byte) name.length).put(name).put((byte) shape.length);
+    for (long d : shape) {
+      h.putLong(d);
+    }
+    if (size > 0) {
+      // a buffer of its own: tensorflow-java's DataBuffers.of ignores a heap buffer's array offset
+      ByteBuffer values = ByteBuffer.allocate((int) size);
+      dtype.toBytes(array, values);
+      System.arraycopy(values.array(), 0, out, header, (int) size);
+    }
+    return out;
+  }
+
+  /**
+   * A read-only NdArray over the values of {@code packed}, laid out as {@link #packed} lays them
+   * out: what a Java hook in a Python-driven session receives for a small fetched value ({@code
+   * jhooks.bridge.arrays.view_to_java} copies small values in one call instead of viewing them).
+   *
+   * @throws IllegalArgumentException unknown or string dtype, or values of the wrong size
+   */
+  public static NdArray<?> unpacked(byte[] packed) {
+    ByteBuffer h = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN);
+    int header = h.get() & 0xff;
+    byte[] name = new byte[h.get()];
+    h.get(name);
+    long[] shape = new long[h.get()];
+    for (int i = 0; i < shape.length; i++) {
+      shape[i] = h.getLong();
+    }
+    // an array of its own: tensorflow-java's DataBuffers.of ignores a heap buffer's array offset
+    ByteBuffer values =
+        ByteBuffer.wrap(java.util.Arrays.copyOfRange(packed, header, packed.length));
+    return DType.ofNumpy(new String(name, StandardCharsets.US_ASCII)).view(values, Shape.of(shape));
   }
 
   /** The elements of a String or {@code byte[]} NdArray in C order, as UTF-8 bytes. */

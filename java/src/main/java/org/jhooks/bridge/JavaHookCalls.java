@@ -2,6 +2,7 @@ package org.jhooks.bridge;
 
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -26,8 +27,16 @@ public final class JavaHookCalls {
   /** {@code beforeSessionRun} returned args; get them with {@link #takeArgs()}. */
   public static final int HAS_ARGS = 4;
 
+  /**
+   * With {@link #HAS_ARGS}: the args are one fetch name without feeds or options, the same as the
+   * args this hook returned last time, and are not kept for {@link #takeArgs()}: Python reuses the
+   * ones it translated then.
+   */
+  public static final int REPEATED = 8;
+
   private final Hook hook;
   private final ThreadLocal<SessionRunArgs> args = new ThreadLocal<>();
+  private String lastFetch; // the one fetch name of the args last returned, or null
   private volatile Coordinator coordinator;
   private long crossings; // read by tests only; one session thread writes it
 
@@ -60,6 +69,14 @@ public final class JavaHookCalls {
     if (a == null) {
       return stopFlags(context);
     }
+    String one =
+        a.fetches() instanceof String && a.feeds().isEmpty() && a.options() == null
+            ? (String) a.fetches()
+            : null;
+    if (one != null && one.equals(lastFetch)) {
+      return stopFlags(context) | HAS_ARGS | REPEATED;
+    }
+    lastFetch = one;
     args.set(a);
     return stopFlags(context) | HAS_ARGS;
   }
@@ -89,6 +106,16 @@ public final class JavaHookCalls {
     Coordinator c = coordinator;
     return (context != null && context.stopRequested() ? CONTEXT_STOP : 0)
         | (c != null && c.shouldStop() ? COORDINATOR_STOP : 0);
+  }
+
+  /**
+   * The Java view {@code python} of a Python session whose graph is finalized, answering {@link
+   * Session#globalStepTensorName()} with {@code globalStepTensorName} without crossing into Python;
+   * every other call goes to {@code python}. Python makes it once per session view ({@code
+   * jhooks.bridge.sessions.java_session}).
+   */
+  public static Session withGlobalStepTensorName(Session python, String globalStepTensorName) {
+    return new FixedStepNameSession(python, globalStepTensorName);
   }
 
   /**

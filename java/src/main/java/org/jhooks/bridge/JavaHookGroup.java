@@ -24,10 +24,23 @@ public final class JavaHookGroup {
   /** Bits below this hold the flags; the hook index is shifted by it. */
   public static final int INDEX_SHIFT = 3;
 
+  /**
+   * {@link #beforeSessionRunRepeated}: some hooks returned the args they returned before; their
+   * bits are the high 32 bits of the result.
+   */
+  public static final long REPEATED = 8;
+
+  /** {@link #beforeSessionRunRepeated}: the hook index is shifted by this. */
+  public static final int REPEATED_INDEX_SHIFT = 4;
+
+  /** Hooks past this index in a group are never reported as repeating their args. */
+  public static final int MAX_REPEATING = 32;
+
   private final JavaHookCalls[] calls;
   private final boolean[] before;
   private final boolean[] after;
   private final ThreadLocal<SessionRunArgs> args = new ThreadLocal<>();
+  private final String[] lastFetch; // the one fetch name of the args last returned, or null
   private int position = -1;
   private long crossings;
 
@@ -36,6 +49,7 @@ public final class JavaHookGroup {
     this.calls = calls.clone();
     before = new boolean[calls.length];
     after = new boolean[calls.length];
+    lastFetch = new String[calls.length];
     for (int i = 0; i < calls.length; i++) {
       before[i] = JavaHookCalls.overrides(calls[i].hook(), "beforeSessionRun");
       after[i] = JavaHookCalls.overrides(calls[i].hook(), "afterSessionRun");
@@ -68,6 +82,63 @@ public final class JavaHookGroup {
       }
     }
     return flags | (calls.length << INDEX_SHIFT);
+  }
+
+  /**
+   * {@link #beforeSessionRun} that also goes past hooks whose args repeat the args that hook last
+   * returned through this method, when those are one fetch name without feeds or options (most
+   * hooks: the global step, the loss): Python already has them translated and checked, so they do
+   * not cross again. Python checks such a hook's args after the later hooks were called, which is
+   * unobservable: the same names in the same graph pass again (ops are never removed from a graph).
+   * When Python's check fails, or the graph changes, it calls {@link #forget()}.
+   *
+   * @return the flags and {@link JavaHookCalls#HAS_ARGS} as {@link #beforeSessionRun}, {@link
+   *     #REPEATED} when some hooks repeated their args, the index of the hook with new args (or the
+   *     group's size) shifted by {@link #REPEATED_INDEX_SHIFT}, and bit {@code 32 + i} set when
+   *     hook {@code i} (below {@link #MAX_REPEATING}) repeated its args
+   */
+  public long beforeSessionRunRepeated(SessionRunContext context, int from) {
+    crossings++;
+    long flags = 0;
+    long mask = 0;
+    for (int i = from; i < calls.length; i++) {
+      position = i;
+      JavaHookCalls c = calls[i];
+      if (!before[i]) {
+        flags |= c.stopFlags(null);
+        continue;
+      }
+      SessionRunArgs a = c.hook().beforeSessionRun(context);
+      flags |= c.stopFlags(context);
+      if (a != null) {
+        String one =
+            a.fetches() instanceof String && a.feeds().isEmpty() && a.options() == null
+                ? (String) a.fetches()
+                : null;
+        if (one != null && i < MAX_REPEATING && one.equals(lastFetch[i])) {
+          mask |= 1L << i;
+          continue;
+        }
+        lastFetch[i] = i < MAX_REPEATING ? one : null;
+        args.set(a);
+        return (mask << 32)
+            | (mask != 0 ? REPEATED : 0)
+            | ((long) i << REPEATED_INDEX_SHIFT)
+            | flags
+            | JavaHookCalls.HAS_ARGS;
+      }
+    }
+    return (mask << 32)
+        | (mask != 0 ? REPEATED : 0)
+        | ((long) calls.length << REPEATED_INDEX_SHIFT)
+        | flags;
+  }
+
+  /**
+   * Forgets the args hooks returned: the next {@link #beforeSessionRunRepeated} returns all anew.
+   */
+  public void forget() {
+    java.util.Arrays.fill(lastFetch, null);
   }
 
   /** The args the last {@code beforeSessionRun} on this thread stopped at; cleared. */

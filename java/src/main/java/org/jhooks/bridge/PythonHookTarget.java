@@ -36,6 +36,13 @@ public interface PythonHookTarget {
    */
   void afterSessionRunSameContext(SessionRunValues runValues);
 
+  /**
+   * {@link #afterSessionRunSameContext} when the results are one small array and there are no
+   * options nor metadata: the array packed by {@link Arrays#packed} ({@link RunContextIds#after}),
+   * so Python reads the values without calling back into Java.
+   */
+  void afterSessionRunPacked(byte[] packedResults);
+
   void end(Session session);
 
   /** The hook's {@code onError(session, error)}; the error as Python sees it. */

@@ -7,6 +7,7 @@ import java.util.WeakHashMap;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.tensorflow.ndarray.NdArray;
 
 /**
  * A process-wide number for each {@link SessionRunContext} a Python hook is called with, so the
@@ -73,11 +74,37 @@ public final class RunContextIds {
     long id = idOf(context);
     long[] sent = SENT.get();
     if (sent[0] == id) {
-      target.afterSessionRunSameContext(values);
+      byte[] packed = packed(values);
+      if (packed != null) {
+        target.afterSessionRunPacked(packed);
+      } else {
+        target.afterSessionRunSameContext(values);
+      }
       return;
     }
     sent[0] = 0;
     target.afterSessionRun(id, values);
     sent[0] = id;
+  }
+
+  /** Values of at most this many bytes cross packed ({@code jhooks.bridge.arrays}' twin). */
+  static final int PACKED_MAX_BYTES = 1024;
+
+  /**
+   * The results of {@code values} packed by {@link Arrays#packed} when they are one small numeric
+   * array and there are no options nor metadata, else null (also for a dtype jhooks does not move:
+   * the unpacked path then reports it as before).
+   */
+  static byte[] packed(SessionRunValues values) {
+    if (values.options() != null
+        || values.runMetadata() != null
+        || !(values.results() instanceof NdArray)) {
+      return null;
+    }
+    try {
+      return Arrays.packed((NdArray<?>) values.results(), PACKED_MAX_BYTES);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 }

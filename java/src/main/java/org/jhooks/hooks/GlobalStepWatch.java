@@ -10,15 +10,19 @@ import org.jhooks.Session;
  * <p>Every hook with a global-step schedule (step counter, summary saver, checkpoint savers, stop
  * at step, profiler, early stopping) calls {@link #observe} after each run with the step it
  * fetched. The fetched value may be read before or after the run's increment, so a value not above
- * the last one is confirmed with a raw read before warning; a step that went back (a restore or a
- * re-initialization after recovery) restarts the watch. TF warns only from {@code StepCounterHook}
- * ({@code log_first_n} per process); jhooks from each hook. Not thread-safe.
+ * the last fetched one is confirmed with a raw read before warning; a step that went back (a
+ * restore or a re-initialization after recovery) restarts the watch. Fetched values are compared
+ * with fetched values: once one fetch saw the increment and the next did not, a raw read confirms
+ * the advance once, not on every later run. TF warns only from {@code StepCounterHook} ({@code
+ * log_first_n} per process); jhooks from each hook. Not thread-safe.
  */
 public final class GlobalStepWatch {
   private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.GlobalStepWatch");
   static final int MAX_WARNINGS = 5;
 
-  private Long last;
+  private boolean observed;
+  private long last; // the latest step known at the previous observe (fetched or read)
+  private long lastFetched;
   private int warnings;
 
   /** How many warnings this watch logged. */
@@ -31,7 +35,10 @@ public final class GlobalStepWatch {
    * @param fetchedStep the global step fetched with the run
    */
   public void observe(Session session, long fetchedStep) {
-    if (last == null || fetchedStep > last) {
+    long previousFetch = lastFetched;
+    lastFetched = fetchedStep;
+    if (!observed || fetchedStep > previousFetch) {
+      observed = true;
       last = fetchedStep;
       return;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jhooks.Nest;
 import org.jhooks.RunOptions;
 import org.tensorflow.Graph;
@@ -35,6 +36,12 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final org.jhooks.CheckpointGuard checkpointGuard = org.jhooks.CheckpointGuard.create();
   // (hook, callback) of the hook callback running on this thread, for GraphNameException
   private final ThreadLocal<String[]> caller = new ThreadLocal<>();
+  // What graph lookups found (each a JNI call under the graph's lock): ops are never removed from
+  // a graph, so a name once found stays valid; the driver asks for the same names every run.
+  private final Map<String, GraphOperation> operations = new ConcurrentHashMap<>();
+  private final Map<String, Output<?>> outputs = new ConcurrentHashMap<>();
+  private final Map<String, String> dtypeProblems = new ConcurrentHashMap<>(); // "" for none
+  private final java.util.Set<String> presentTensors = ConcurrentHashMap.newKeySet();
 
   /**
    * @param raw the session; this view closes it in {@link #close()}
@@ -130,7 +137,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     List<Output<?>> fetchOutputs = new ArrayList<>();
     for (String name : tensors) {
       Output<?> output = outputOrThrow(name, "fetched");
-      String problem = Values.dtypeProblem(output.dataType());
+      String problem = fetchProblem(name);
       if (problem != null) {
         throw refused(name, "tensor '" + name + "' (fetched): " + problem);
       }
@@ -138,7 +145,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     }
     List<GraphOperation> targetOps = new ArrayList<>();
     for (String name : targets) {
-      GraphOperation op = graph.operation(name);
+      GraphOperation op = operation(name);
       if (op == null) {
         throw missing(
             name,
@@ -196,7 +203,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    */
   public String missingName(org.jhooks.SessionRunArgs args) {
     for (String name : Nest.flatten(args.fetches())) {
-      boolean found = Nest.isTensorName(name) ? exists(name) : graph.operation(name) != null;
+      boolean found = Nest.isTensorName(name) ? exists(name) : operation(name) != null;
       if (!found) {
         return name;
       }
@@ -216,7 +223,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    * does not, so a wrong shape would otherwise run silently). The tensor must be in the graph.
    */
   public String feedProblem(String tensorName, NdArray<?> value) {
-    return feedProblem(graph.output(tensorName), value);
+    return feedProblem(output(tensorName), value);
   }
 
   private static String feedProblem(Output<?> endpoint, NdArray<?> value) {
@@ -286,10 +293,13 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    */
   public String whyMissing(String name) {
     if (!Nest.isTensorName(name)) {
-      return graph.operation(name) != null ? null : "is not in the session's graph";
+      return operation(name) != null ? null : "is not in the session's graph";
+    }
+    if (presentTensors.contains(name)) {
+      return null;
     }
     int colon = name.lastIndexOf(':');
-    GraphOperation op = graph.operation(name.substring(0, colon));
+    GraphOperation op = operation(name.substring(0, colon));
     if (op == null) {
       return "is not in the session's graph";
     }
@@ -306,6 +316,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
           + op.numOutputs()
           + " output(s)";
     }
+    presentTensors.add(name);
     return null;
   }
 
@@ -316,7 +327,24 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       throw missing(
           name, why + " (" + use + ")", "tensor '" + name + "' (" + use + ") " + why, null);
     }
-    return graph.output(name);
+    return output(name);
+  }
+
+  /** The op {@code name}, or null when the graph has none (found ops are remembered). */
+  private GraphOperation operation(String name) {
+    GraphOperation op = operations.get(name);
+    if (op == null) {
+      op = graph.operation(name);
+      if (op != null) {
+        operations.put(name, op);
+      }
+    }
+    return op;
+  }
+
+  /** The endpoint of tensor {@code name}, which is in the graph (remembered). */
+  private Output<?> output(String name) {
+    return outputs.computeIfAbsent(name, graph::output);
   }
 
   /**
@@ -337,7 +365,14 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    * does not copy ({@link Values#dtypeProblem}).
    */
   public String fetchProblem(String tensorName) {
-    return Values.dtypeProblem(graph.output(tensorName).dataType());
+    String problem =
+        dtypeProblems.computeIfAbsent(
+            tensorName,
+            n -> {
+              String p = Values.dtypeProblem(output(n).dataType());
+              return p == null ? "" : p;
+            });
+    return problem.isEmpty() ? null : problem;
   }
 
   /**

@@ -98,4 +98,58 @@ public class JavaHookGroupTest {
         g.afterSessionRunEach(
             context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
   }
+
+  @Test
+  public void hooksRepeatingOneFetchNameAreReportedNotReturnedUntilForgotten() {
+    LOG.clear();
+    JavaHookGroup g =
+        group(
+            new Logging("a", SessionRunArgs.of("x:0")),
+            new Logging("b", null),
+            new Logging("c", SessionRunArgs.of("y:0")),
+            new Logging("d", SessionRunArgs.of(List.of("x:0"))));
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    long shift = JavaHookGroup.REPEATED_INDEX_SHIFT;
+    // first run: every hook's args are returned
+    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
+    assertEquals("x:0", g.takeArgs().fetches());
+    assertEquals(JavaHookCalls.HAS_ARGS | (2L << shift), g.beforeSessionRunRepeated(context, 1));
+    g.takeArgs();
+    assertEquals(JavaHookCalls.HAS_ARGS | (3L << shift), g.beforeSessionRunRepeated(context, 3));
+    g.takeArgs();
+    // next run: a and c repeat their one name (bits 32 + 0, 32 + 2); d's list is returned again
+    long r = g.beforeSessionRunRepeated(context, 0);
+    assertEquals(
+        (0b101L << 32) | JavaHookGroup.REPEATED | (3L << shift) | JavaHookCalls.HAS_ARGS, r);
+    assertEquals(List.of("x:0"), g.takeArgs().fetches());
+    g.forget();
+    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
+    assertEquals(
+        List.of(
+            "a.before",
+            "b.before",
+            "c.before",
+            "d.before",
+            "a.before",
+            "b.before",
+            "c.before",
+            "d.before",
+            "a.before"),
+        LOG);
+  }
+
+  @Test
+  public void aSingleHookRepeatingOneFetchNameIsFlaggedAndItsArgsNotKept() {
+    JavaHookCalls calls = new JavaHookCalls(new Logging("a", SessionRunArgs.of("x:0")));
+    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    assertEquals(JavaHookCalls.HAS_ARGS, calls.beforeSessionRun(context));
+    assertEquals("x:0", calls.takeArgs().fetches());
+    assertEquals(JavaHookCalls.HAS_ARGS | JavaHookCalls.REPEATED, calls.beforeSessionRun(context));
+    assertNull(calls.takeArgs());
+    JavaHookCalls lists = new JavaHookCalls(new Logging("b", SessionRunArgs.of(List.of("x:0"))));
+    for (int i = 0; i < 2; i++) {
+      assertEquals(JavaHookCalls.HAS_ARGS, lists.beforeSessionRun(context));
+      assertEquals(List.of("x:0"), lists.takeArgs().fetches());
+    }
+  }
 }
