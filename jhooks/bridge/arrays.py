@@ -232,7 +232,7 @@ def to_numpy(array: Any) -> np.ndarray:
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
     packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
     if packed is not None:
-        return _unpacked(bytes(packed)).copy()  # owns its (aligned) memory, writable
+        return _unpacked(_backend().to_bytes(packed)).copy()  # owns its (aligned) memory, writable
     dtype = dtype_of(array)
     shape = tuple(int(d) for d in _bridge_arrays().shape(array))
     if dtype == "string":
@@ -259,7 +259,7 @@ def view_to_numpy(array: Any) -> np.ndarray:
         raise TypeError(f"expected an org.tensorflow.ndarray.NdArray, got {type(array).__name__} {array!r}")
     packed = _bridge_arrays().packed(array, PACKED_MAX_BYTES)
     if packed is not None:  # small: one call for dtype, shape and values; bytes make it read-only
-        return _unpacked(bytes(packed))
+        return _unpacked(_backend().to_bytes(packed))
     direct = _bridge_arrays().directBytes(array)
     if direct is None:
         out = to_numpy(array)

@@ -197,7 +197,7 @@ class _HookProxy:
         """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
         metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
         view = _context_view(_current[get_ident()])
-        results = arrays.from_packed(bytes(packedResults))
+        results = arrays.from_packed(_backend().to_bytes(packedResults))
         self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
 
     @python_errors

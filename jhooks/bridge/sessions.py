@@ -88,7 +88,7 @@ class JavaSession(Session):
 def _fixed_step_name(java: Any) -> bool:
     """Whether the Java session's global step name never changes (``org.jhooks.tf.TfSession``'s,
     the JVM driver's raw session, is set at construction; a subclass could compute it)."""
-    return str(java.getClass().getName()) == "org.jhooks.tf.TfSession"
+    return _backend().class_names(java)[0] == "org.jhooks.tf.TfSession"
 
 
 class _PythonSessionProxy:
