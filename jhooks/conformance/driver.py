@@ -8,7 +8,7 @@ for the scenario's model recipe, then :meth:`ConformanceDriver.run` with a :clas
 and the :class:`Caller`, and judges the :class:`DriverOutcome` together with the traces and the
 checkpoint dir. Register a driver with :func:`register`; its cases are
 ``<scenario>[<name>-driver-<hooks>-hooks]``. Twin of ``org.jhooks.conformance.ConformanceDriver``
-(and ``DriverSetup``, ``Caller``, ``DriverOutcome``); see docs/conformance.md, "Check your own
+(and ``DriverSetup``, ``Caller``, ``RunWithoutHooks``, ``DriverOutcome``); see docs/conformance.md, "Check your own
 driver".
 """
 
@@ -55,27 +55,57 @@ class DriverSetup:
 
 
 @dataclass(frozen=True)
+class RunWithoutHooks:
+    """One run without hooks the caller makes after its ``afterRun``-th hooked run (0: before the
+    first): ``jhooks.tf.run_without_hooks(session, fetches, feeds)`` (``OnErrorSession.runWithoutHooks``).
+    ``fetches`` are jhooks names (``"op:N"`` tensors, op names as targets, lists/tuples/dicts of
+    them); ``feeds`` maps tensor names to numpy arrays (None: no feeds). Twin of
+    ``org.jhooks.conformance.RunWithoutHooks``."""
+
+    afterRun: int
+    fetches: Any
+    feeds: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class Caller:
-    """The scenario's caller, the loop a driver runs: ``while not should_stop() and runs < maxRuns:
-    run(fetches, feed_dict=feeds)``; a run that raises ``OutOfRangeError`` ends the loop at the end
-    of input (a ``MonitoredSession``'s ``with`` block swallows it). ``fetches`` are graph elements
-    (a tensor or operation, or a list/tuple/dict of them); ``feeds`` maps tensors to numpy arrays (None: no feeds).
+    """The scenario's caller, the loop a driver runs::
+
+        while True:
+            for w in caller.withoutHooksAfter(runs):  # runs without hooks
+                session.runWithoutHooks(w.fetches, w.feeds)
+            if session.should_stop() or runs >= caller.maxRuns:
+                break
+            runs += 1
+            session.run(caller.fetches, feed_dict=caller.feeds)
+
+    A run (with or without hooks) that raises ``OutOfRangeError`` ends the loop at the end of input
+    (a ``MonitoredSession``'s ``with`` block swallows it). ``fetches`` are graph elements (a tensor
+    or operation, or a list/tuple/dict of them); ``feeds`` maps tensors to numpy arrays (None: no
+    feeds); ``withoutHooks`` the scenario's runs without hooks, in order.
     """
 
     maxRuns: int
     fetches: Any
     feeds: Mapping[Any, Any] | None
+    withoutHooks: Sequence[RunWithoutHooks] = ()
+
+    def withoutHooksAfter(self, runs: int) -> list[RunWithoutHooks]:
+        """The runs without hooks to make once ``runs`` hooked runs returned, in order."""
+        return [w for w in self.withoutHooks if w.afterRun == runs]
 
 
 @dataclass
 class DriverOutcome:
     """How the caller's loop ended.
 
-    ``callerRuns``: runs the caller started (a run that hit the end of input counts);
+    ``callerRuns``: hooked runs the caller started (a run that hit the end of input counts);
     ``callerResults``: what each returning run gave, as ``MonitoredSession.run`` returns it;
     ``stopped``: the session's ``should_stop()`` after the loop; ``endOfInput``: a caller's run
-    reached the end of input; ``error``: the exception creating, running or closing the session
-    raised (the caller's view: a hook's error, TensorFlow's, a feed conflict), else None.
+    (with or without hooks) reached the end of input; ``error``: the exception creating, running or
+    closing the session raised (the caller's view: a hook's error, TensorFlow's, a feed conflict),
+    else None; ``withoutHooksRuns`` / ``withoutHooksResults``: the same as ``callerRuns`` /
+    ``callerResults`` for the runs without hooks (results as ``run_without_hooks`` returns them).
     """
 
     callerRuns: int
@@ -83,6 +113,8 @@ class DriverOutcome:
     stopped: bool = False
     endOfInput: bool = False
     error: BaseException | None = None
+    withoutHooksRuns: int = 0
+    withoutHooksResults: list[Any] = field(default_factory=list)
 
 
 class ConformanceDriver(ABC):

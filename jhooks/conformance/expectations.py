@@ -1,7 +1,7 @@
 """Compares an observation (what a runner saw) with a scenario's ``expected``; twin of
 org.jhooks.conformance.Expectations. Each mismatch is one readable line (a diff for sequences).
 
-An observation is a dict: trace, results, listenerTrace, saves, callerRuns, callerResults,
+An observation is a dict: trace, results, listenerTrace, saves, callerRuns, callerResults, withoutHooksResults,
 outcome (kind; error: see error_descriptions; which for conflicts), finalOpsValues, stateFile,
 checkpointValues (step -> variable -> value), stepsOnDisk (steps with checkpoint files), subdirs
 (sub-directory -> stateFile, checkpointValues, stepsOnDisk) and, on the JVM driver, hookPositions (hook name ->
@@ -64,6 +64,8 @@ def compare(scenario: Mapping[str, Any], observation: Mapping[str, Any]) -> list
             out.append(f"callerRuns: expected {want}, got {got}")
     if "callerResults" in exp:
         _same("callerResults", exp["callerResults"], observation["callerResults"], out)
+    if "withoutHooksResults" in exp:
+        _same("withoutHooksResults", exp["withoutHooksResults"], observation["withoutHooksResults"], out)
     if "results" in exp:
         for hook in scenario["hooks"]:
             if "standard" not in hook:

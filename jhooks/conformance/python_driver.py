@@ -20,7 +20,7 @@ from typing import Any
 
 from jhooks.api.errors import HookFeedConflictError
 from jhooks.conformance import error_descriptions, scripted_hook, standard_hooks, values
-from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup
+from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup, RunWithoutHooks
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
 SessionFactory = Callable[[str | None], Any]
@@ -83,11 +83,18 @@ class PythonDriver(ConformanceDriver):
                 lambda: tf.compat.v1.train.MonitoredSession(session_creator=setup.sessionCreator, hooks=tf_hooks),
                 tf_hooks,
             ) as session:
-                while not session.should_stop() and out.callerRuns < caller.maxRuns:
+                while True:
+                    for w in caller.withoutHooksAfter(out.callerRuns):
+                        out.withoutHooksRuns += 1
+                        out.withoutHooksResults.append(session.runWithoutHooks(w.fetches, w.feeds))
+                    if session.should_stop() or out.callerRuns >= caller.maxRuns:
+                        break
                     out.callerRuns += 1
                     out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
                 out.stopped = session.should_stop()
-            out.endOfInput = len(out.callerResults) < out.callerRuns
+            out.endOfInput = (
+                len(out.callerResults) < out.callerRuns or len(out.withoutHooksResults) < out.withoutHooksRuns
+            )
         except Exception as e:  # noqa: BLE001 - every error is the observed outcome
             out.error = e
         return out
@@ -147,6 +154,10 @@ def run(
             maxRuns=caller_spec["maxRuns"],
             fetches=names.resolve_fetches(graph, structure, where),
             feeds=names.resolve_feeds(graph, values.feeds(caller_spec.get("feeds", {})), where),
+            withoutHooks=[
+                RunWithoutHooks(w["afterRun"], values.fetch_structure(w["fetches"]), values.feeds(w.get("feeds", {})))
+                for w in caller_spec.get("withoutHooks", [])
+            ],
         )
         setup = DriverSetup(graph, built, chief, chief_only, others, checkpoint_dir, creator)
         _observe_outcome(driver.run(setup, caller), structure, observation, names)
@@ -173,6 +184,7 @@ def _observe_outcome(driven: DriverOutcome, structure: Any, observation: dict[st
     observation.update(
         callerRuns=driven.callerRuns,
         callerResults=[values.to_json(names.normalize_results(structure, r)) for r in driven.callerResults],
+        withoutHooksResults=[values.to_json(r) for r in driven.withoutHooksResults],
         outcome=outcome,
     )
 

@@ -114,6 +114,7 @@ def check_consistency(s: dict[str, Any]) -> list[str]:
     aborts = sum(
         1 for h in scripted.values() for a in h.get("actions", []) if a.get("raise", {}).get("type") == "Aborted"
     )
+    without_hooks = s["caller"].get("withoutHooks", [])
     max_attempts = s["caller"]["maxRuns"] + len(s["driver"].get("recoveryFaults", [])) + aborts
 
     def check_fetch(where: str, fetch: Any, python_only_ok: bool) -> None:
@@ -184,6 +185,15 @@ def check_consistency(s: dict[str, Any]) -> list[str]:
     caller = s["caller"]
     check_fetch("caller", caller.get("fetches", "train"), False)
     check_feeds("caller", caller.get("feeds", {}))
+    for i, w in enumerate(without_hooks):
+        check_fetch(f"caller.withoutHooks[{i}]", w["fetches"], False)
+        check_feeds(f"caller.withoutHooks[{i}]", w.get("feeds", {}))
+        if w["afterRun"] > caller["maxRuns"]:
+            problems.append(f"caller.withoutHooks[{i}]: afterRun {w['afterRun']} > caller.maxRuns {caller['maxRuns']}")
+    if [w["afterRun"] for w in without_hooks] != sorted(w["afterRun"] for w in without_hooks):
+        problems.append("caller.withoutHooks: list the runs in the order the caller makes them (afterRun ascending)")
+    if len(expected.get("withoutHooksResults", [])) > len(without_hooks):
+        problems.append("more withoutHooksResults than caller.withoutHooks")
 
     problems += _check_trace(expected["trace"], scripted, s, max_attempts)
     for name, results in expected.get("results", {}).items():

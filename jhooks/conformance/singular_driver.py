@@ -38,13 +38,20 @@ class SingularSessionDriver(ConformanceDriver):
                 lambda: tf.compat.v1.train.SingularMonitoredSession(hooks=tf_hooks, checkpoint_dir=setup.checkpointDir),
                 tf_hooks,
             ) as session:
-                while not session.should_stop() and out.callerRuns < caller.maxRuns:
+                while True:
+                    for w in caller.withoutHooksAfter(out.callerRuns):
+                        out.withoutHooksRuns += 1
+                        out.withoutHooksResults.append(session.runWithoutHooks(w.fetches, w.feeds))
+                    if session.should_stop() or out.callerRuns >= caller.maxRuns:
+                        break
                     out.callerRuns += 1
                     out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
                 out.stopped = session.should_stop()
             # like MonitoredSession, the with block swallows OutOfRangeError: a run that never
             # returned is the end of input
-            out.endOfInput = len(out.callerResults) < out.callerRuns
+            out.endOfInput = (
+                len(out.callerResults) < out.callerRuns or len(out.withoutHooksResults) < out.withoutHooksRuns
+            )
         except Exception as e:  # noqa: BLE001 - every error is the observed outcome
             out.error = e
         return out

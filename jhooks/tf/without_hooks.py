@@ -38,8 +38,8 @@ def run_without_hooks(
         tf.errors.OutOfRangeError: the input ended (TF's ``with`` block swallows it, as for
             ``run``). Other TF errors as TF raises them.
 
-    Deliberate difference from the JVM twin: that one runs on the raw session without recovery;
-    its recovering form is ``runStepFn(ctx -> ctx.session().run(...))``.
+    The JVM twin recovers the same way (docs/contract.md, "Runs without hooks"; conformance
+    scenarios ``run_without_hooks_*``).
     """
     where = lambda: ("caller", "runWithoutHooks")  # noqa: E731
 

@@ -91,6 +91,31 @@ def _broken(name, mutate):
             lambda s: s["expected"]["checkpoints"]["saves"].append(3),
             "the loss was NaN in the run that made step 3",
         ),
+        (
+            "run_without_hooks_fires_no_hooks",
+            lambda s: s["caller"]["withoutHooks"][2].update(fetches="nope:0"),
+            "caller.withoutHooks[2]: 'nope:0' is not built",
+        ),
+        (
+            "run_without_hooks_fires_no_hooks",
+            lambda s: s["caller"]["withoutHooks"][1]["feeds"]["x:0"].update(values=[1.0]),
+            "caller.withoutHooks[1]: feed of 'x:0' has 1 values",
+        ),
+        (
+            "run_without_hooks_fires_no_hooks",
+            lambda s: s["caller"]["withoutHooks"][2].update(afterRun=3),
+            "afterRun 3 > caller.maxRuns 2",
+        ),
+        (
+            "run_without_hooks_fires_no_hooks",
+            lambda s: s["caller"]["withoutHooks"].reverse(),
+            "afterRun ascending",
+        ),
+        (
+            "run_without_hooks_error",
+            lambda s: s["expected"]["withoutHooksResults"].extend([1, 2, 3]),
+            "more withoutHooksResults than caller.withoutHooks",
+        ),
     ],
 )
 def test_consistency_check_catches(name, mutate, problem):

@@ -15,15 +15,18 @@ public final class DriverOutcome {
   private final boolean stopped;
   private final boolean endOfInput;
   private final Throwable error;
+  private final List<Object> withoutHooksResults;
 
   private DriverOutcome(
       int callerRuns,
       List<Object> callerResults,
+      List<Object> withoutHooksResults,
       boolean stopped,
       boolean endOfInput,
       Throwable error) {
     this.callerRuns = callerRuns;
     this.callerResults = Collections.unmodifiableList(new ArrayList<>(callerResults));
+    this.withoutHooksResults = Collections.unmodifiableList(new ArrayList<>(withoutHooksResults));
     this.stopped = stopped;
     this.endOfInput = endOfInput;
     this.error = error;
@@ -39,15 +42,39 @@ public final class DriverOutcome {
    */
   public static DriverOutcome finished(
       int callerRuns, List<Object> callerResults, boolean stopped, boolean endOfInput) {
-    return new DriverOutcome(callerRuns, callerResults, stopped, endOfInput, null);
+    return finished(callerRuns, callerResults, List.of(), stopped, endOfInput);
+  }
+
+  /**
+   * {@link #finished(int, List, boolean, boolean)} with {@code withoutHooksResults}: what each
+   * returning run without hooks ({@link Caller#withoutHooks()}) gave, as {@code
+   * MonitoredSession.runWithoutHooks} returns it.
+   */
+  public static DriverOutcome finished(
+      int callerRuns,
+      List<Object> callerResults,
+      List<Object> withoutHooksResults,
+      boolean stopped,
+      boolean endOfInput) {
+    return new DriverOutcome(
+        callerRuns, callerResults, withoutHooksResults, stopped, endOfInput, null);
   }
 
   /** Creating, running or closing the session threw {@code error} (as the caller would see it). */
   public static DriverOutcome failed(int callerRuns, List<Object> callerResults, Throwable error) {
+    return failed(callerRuns, callerResults, List.of(), error);
+  }
+
+  /** {@link #failed(int, List, Throwable)} with the results of the runs without hooks. */
+  public static DriverOutcome failed(
+      int callerRuns,
+      List<Object> callerResults,
+      List<Object> withoutHooksResults,
+      Throwable error) {
     if (error == null) {
       throw new IllegalArgumentException("DriverOutcome.failed: null error");
     }
-    return new DriverOutcome(callerRuns, callerResults, false, false, error);
+    return new DriverOutcome(callerRuns, callerResults, withoutHooksResults, false, false, error);
   }
 
   public int callerRuns() {
@@ -56,6 +83,11 @@ public final class DriverOutcome {
 
   public List<Object> callerResults() {
     return callerResults;
+  }
+
+  /** What each returning run without hooks gave, in order. */
+  public List<Object> withoutHooksResults() {
+    return withoutHooksResults;
   }
 
   public boolean stopped() {

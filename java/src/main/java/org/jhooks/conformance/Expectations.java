@@ -46,6 +46,13 @@ public final class Expectations {
     if (expected.has("callerResults")) {
       same("callerResults", expected.get("callerResults"), observation.get("callerResults"), out);
     }
+    if (expected.has("withoutHooksResults")) {
+      same(
+          "withoutHooksResults",
+          expected.get("withoutHooksResults"),
+          observation.get("withoutHooksResults"),
+          out);
+    }
     if (expected.has("results")) {
       JsonObject want = expected.getAsJsonObject("results");
       JsonObject got = observation.getAsJsonObject("results");

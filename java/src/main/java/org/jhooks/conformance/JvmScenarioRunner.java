@@ -39,11 +39,11 @@ import org.tensorflow.ndarray.NdArray;
  * Expectations#compare} checks against the scenario. See {@code docs/conformance.md}, "Runners".
  *
  * <p>The observation (JSON): {@code trace}, {@code results}, {@code listenerTrace}, {@code saves},
- * {@code callerRuns}, {@code callerResults}, {@code outcome} ({@code kind}; {@code error}: an
- * {@link ErrorDescriptions} object; for feed conflicts {@code which}), {@code finalOpsValues},
- * {@code stateFile} (basenames, or null), {@code checkpointValues} (step to variable to value, for
- * every checkpoint the state file lists) and {@code hookPositions} (hook name to its 1-based place
- * in the driver's hook list, as error messages name hooks).
+ * {@code callerRuns}, {@code callerResults}, {@code withoutHooksResults}, {@code outcome} ({@code
+ * kind}; {@code error}: an {@link ErrorDescriptions} object; for feed conflicts {@code which}),
+ * {@code finalOpsValues}, {@code stateFile} (basenames, or null), {@code checkpointValues} (step to
+ * variable to value, for every checkpoint the state file lists) and {@code hookPositions} (hook
+ * name to its 1-based place in the driver's hook list, as error messages name hooks).
  */
 public final class JvmScenarioRunner {
   private JvmScenarioRunner() {}
@@ -169,8 +169,20 @@ public final class JvmScenarioRunner {
                   : new com.google.gson.JsonPrimitive("train"));
       Map<String, NdArray<?>> feeds =
           caller.has("feeds") ? Values.feeds(caller.getAsJsonObject("feeds")) : Map.of();
+      List<RunWithoutHooks> withoutHooks = new ArrayList<>();
+      if (caller.has("withoutHooks")) {
+        for (com.google.gson.JsonElement w : caller.getAsJsonArray("withoutHooks")) {
+          JsonObject o = w.getAsJsonObject();
+          withoutHooks.add(
+              new RunWithoutHooks(
+                  o.get("afterRun").getAsInt(),
+                  Values.fetchStructure(o.get("fetches")),
+                  o.has("feeds") ? Values.feeds(o.getAsJsonObject("feeds")) : Map.of()));
+        }
+      }
       DriverOutcome outcome =
-          theDriver.run(setup, new Caller(caller.get("maxRuns").getAsInt(), fetches, feeds));
+          theDriver.run(
+              setup, new Caller(caller.get("maxRuns").getAsInt(), fetches, feeds, withoutHooks));
       describeOutcome(outcome, observation);
       JsonObject finalValues = new JsonObject();
       finalOps.forEach(
@@ -215,6 +227,9 @@ public final class JvmScenarioRunner {
     }
     observation.addProperty("callerRuns", driven.callerRuns());
     observation.add("callerResults", callerResults);
+    JsonArray withoutHooksResults = new JsonArray();
+    driven.withoutHooksResults().forEach(r -> withoutHooksResults.add(Values.toJson(r)));
+    observation.add("withoutHooksResults", withoutHooksResults);
     observation.add("outcome", outcome);
   }
 

@@ -155,10 +155,35 @@ public final class MonitoredSession implements AutoCloseable {
     return withRecovery(() -> stepFn.run(new StepContext(this)), false);
   }
 
-  /** A run on the raw session: no hooks, no recovery, no end-of-input handling. */
+  /**
+   * One run that fires no hook (TF #11971), for initializer and evaluation runs between training
+   * steps: no {@code beforeSessionRun}/{@code afterSessionRun}, so hooks' run counts and schedules
+   * do not see it (a run of the train op still moves the global step, which step-based hooks read
+   * in their next run). Twin of Python's {@code jhooks.tf.run_without_hooks}.
+   *
+   * <p>Recovery and errors as {@link #run}, like TensorFlow's {@code MonitoredSession.run_step_fn}
+   * ({@code _RecoverableSession}): an ABORTED/UNAVAILABLE error closes the raw session, creates a
+   * new one (every hook's {@code afterCreateSession} again, not {@code beginSession}) and retries
+   * the run on it; any other error propagates unchanged after every hook that got {@code
+   * afterCreateSession} got {@code onError}, and the session is failed ({@code end()} is not
+   * called).
+   *
+   * @param fetches a tensor name {@code "op:N"}, an op name (a target, {@code null} in the result),
+   *     or a list/map nest of them ({@link Nest})
+   * @param feeds tensor name to value (dtype and shape of the endpoint); may be null
+   * @param options run options or null
+   * @return heap copies in the structure of {@code fetches}, or {@code null} when the input ended
+   *     in this run ({@link #reachedEndOfInput()} and {@link #shouldStop()} become true)
+   * @throws IllegalArgumentException a name not in the graph or a feed that does not fit its
+   *     tensor, naming it (the session fails, as for any error)
+   * @throws IllegalStateException the session is closed or failed before
+   * @throws HookException called from inside one of this session's hook callbacks (a recovery there
+   *     would replace the session under the running hook): use the session the callback was given
+   */
   public Object runWithoutHooks(
       Object fetches, Map<String, ? extends NdArray<?>> feeds, RunOptions options) {
-    return session().run(fetches, feeds, options);
+    checkNotReentrant("runWithoutHooks");
+    return withRecovery(() -> session.run(fetches, feeds, options), false);
   }
 
   /** The current raw session view (it changes when the session is recovered). */
@@ -457,8 +482,11 @@ public final class MonitoredSession implements AutoCloseable {
           activeCallback,
           "called the monitored session's "
               + what
-              + " from inside its own callback, which would run the hooks again (re-entrant);"
-              + " use runContext.session() / the session given to the callback for a raw run");
+              + " from inside its own callback (re-entrant: "
+              + (what.equals("runWithoutHooks")
+                  ? "a recovery would replace the session under the running hook"
+                  : "it would run the hooks again")
+              + "); use runContext.session() / the session given to the callback for a raw run");
     }
   }
 

@@ -57,6 +57,7 @@ public class ConformanceRunnerTest {
     @Override
     public DriverOutcome run(DriverSetup setup, Caller caller) {
       List<Object> results = new ArrayList<>();
+      List<Object> withoutHooks = new ArrayList<>();
       int runs = 0;
       try (MonitoredSession session =
           MonitoredSession.builder(setup.graph())
@@ -64,7 +65,18 @@ public class ConformanceRunnerTest {
               .sessionCreator(setup.sessionCreator())
               .modelInstance(setup.modelInstance())
               .build()) {
-        while (!session.shouldStop() && runs < caller.maxRuns()) {
+        loop:
+        while (true) {
+          for (RunWithoutHooks w : caller.withoutHooksAfter(runs)) {
+            Object r = session.runWithoutHooks(w.fetches(), w.feeds(), null);
+            if (r == null && session.reachedEndOfInput()) {
+              break loop;
+            }
+            withoutHooks.add(r);
+          }
+          if (session.shouldStop() || runs >= caller.maxRuns()) {
+            break;
+          }
           runs++;
           Object r = session.run(caller.args());
           if (r == null && session.reachedEndOfInput()) {
@@ -73,9 +85,9 @@ public class ConformanceRunnerTest {
           results.add(r);
         }
         return DriverOutcome.finished(
-            runs, results, session.shouldStop(), session.reachedEndOfInput());
+            runs, results, withoutHooks, session.shouldStop(), session.reachedEndOfInput());
       } catch (RuntimeException | Error e) {
-        return DriverOutcome.failed(runs, results, e);
+        return DriverOutcome.failed(runs, results, withoutHooks, e);
       }
     }
   }
