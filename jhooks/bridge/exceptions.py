@@ -252,10 +252,10 @@ def python_errors(func: F) -> F:
     """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
     the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
     import functools
-    from threading import get_ident, get_native_id
+    from threading import get_ident
 
     from jhooks.bridge import signals, threads
-    from jhooks.bridge.threads import _crossed, _in_flight
+    from jhooks.bridge.threads import _in_flight, _marked, mark_crossed
 
     name = func.__qualname__
 
@@ -263,7 +263,8 @@ def python_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if threads.closing:  # the process is ending (threads.enter/leave, inlined: every crossing)
             threads.wait_for_the_end()
-        _crossed.add(get_native_id())
+        if not _marked.__dict__:  # threads.mark_crossed's test, inlined: the system call once per thread
+            mark_crossed()
         tid = get_ident()
         outer = _in_flight.get(tid)
         _in_flight[tid] = name

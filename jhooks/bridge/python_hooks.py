@@ -171,7 +171,9 @@ class _HookProxy:
 
     @python_errors
     def beforeSessionRun(self, contextId: Any) -> Any:
-        view = _context_view(contextId)
+        return self._before(_context_view(contextId))
+
+    def _before(self, view: JavaRunContext) -> Any:
         args = self.hook.beforeSessionRun(view)
         if args is None:
             view.hookFetches[self.key] = None
@@ -186,7 +188,10 @@ class _HookProxy:
 
     @python_errors
     def beforeSessionRunSameContext(self) -> Any:
-        return _before_unwrapped(self, _current[get_ident()])
+        # this thread's context crossed before (its id in _current): its view is usually cached
+        contextId = _current[get_ident()]
+        view = _views.get(contextId)
+        return self._before(_context_view(contextId) if view is None else view)
 
     @python_errors
     def afterSessionRunSameContext(self, runValues: Any) -> None:
@@ -231,8 +236,7 @@ class _HookProxy:
         return _name(self.hook) + " (Python)"
 
 
-# The SameContext callbacks run the plain bodies (their own python_errors already guards them).
-_before_unwrapped: Callable[..., Any] = vars(_HookProxy)["beforeSessionRun"].__wrapped__
+# afterSessionRunSameContext runs the plain body (its own python_errors already guards it).
 _after_unwrapped: Callable[..., Any] = vars(_HookProxy)["afterSessionRun"].__wrapped__
 
 
