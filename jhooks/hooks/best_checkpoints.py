@@ -172,7 +172,7 @@ class BestCheckpointsListener(CheckpointSaverListener):
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-            entries = [(int(e["step"]), float(e["value"])) for e in data["best"]]
+            entries = [(int(_number(e, "step")), float(_number(e, "value"))) for e in data["best"]]
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise HookError(_NAME, "begin", f"cannot read {path}: {type(e).__name__}: {e}; remove or repair it") from e
         if data.get("metric") != self.metric or data.get("mode") != self.mode:
@@ -204,3 +204,11 @@ class BestCheckpointsListener(CheckpointSaverListener):
 
     def __repr__(self) -> str:
         return f"{_NAME}({self.metric}, mode={self.mode}, keep={self.keep}, dir={self.bestDir})"
+
+
+def _number(entry: Any, name: str) -> int | float:
+    """``entry[name]`` if it is a JSON number (not a boolean or a string, as the Java twin)."""
+    value = entry[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} is not a number: {value!r}")
+    return value

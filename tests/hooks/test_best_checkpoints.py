@@ -150,3 +150,42 @@ def test_java_twin_on_a_python_saver_ranks_the_same(tmp_path):
     assert [(int(e.step()), float(e.value())) for e in listener.java.best()] == [(0, 0.0), (5, 0.0)]
     assert steps_in(os.path.join(ckpt, "best")) == [0, 5]
     assert np.isclose(read_checkpoint(os.path.join(ckpt, "best", "model.ckpt-5"))["global_step"], 5)
+
+
+GARBAGE_INDEXES = [
+    '{"metric": "metric:0", "mode": "min", "best": "x"}',
+    '{"metric": "metric:0", "mode": "min", "best": [{"step": "x", "value": 1}]}',
+    '{"metric": "metric:0", "mode": "min", "best": [{"step": true, "value": 1}]}',
+    '{"metric": "metric:0", "mode": "min", "best": [{"step": "3", "value": 1}]}',
+    '{"metric": "metric:0", "mode": "min", "best": [{"step": 1, "value": "abc"}]}',
+    '{"metric": {"a": 1}, "mode": "min", "best": []}',
+    '{"metric": "metric:0", "mode": "min", "best": [3]}',
+    "[1, 2]",
+    "nul",
+]
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+@pytest.mark.parametrize("text", GARBAGE_INDEXES)
+def test_a_garbage_index_file_is_the_listeners_error_in_begin_in_both_languages(tmp_path, language, text):
+    """Whatever best_checkpoints.json holds, begin() fails with HookError / HookException naming
+    the listener, begin and the file, and leaves the file as it was (the Java twin raised Gson's
+    ClassCastException / NumberFormatException / UnsupportedOperationException for some)."""
+    bestDir = tmp_path / "best"
+    bestDir.mkdir()
+    index = bestDir / "best_checkpoints.json"
+    index.write_text(text)
+    if language == "python":
+        from jhooks.api.errors import HookError
+
+        with pytest.raises(HookError, match=r"BestCheckpointsListener\.begin: .*best_checkpoints\.json"):
+            BestCheckpointsListener(str(tmp_path), "metric:0").begin()
+    else:
+        from jhooks.bridge import jvm
+
+        jvm.start()
+        listener = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")(str(tmp_path), "metric:0", "min", 1)
+        with pytest.raises(jpype.JClass("org.jhooks.HookException")) as raised:
+            listener.begin()
+        assert re.search(r"BestCheckpointsListener\.begin: .*best_checkpoints\.json", str(raised.value.getMessage()))
+    assert index.read_text() == text

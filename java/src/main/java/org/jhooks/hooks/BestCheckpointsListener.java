@@ -5,7 +5,6 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -266,14 +265,14 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
       data = JsonParser.parseString(Files.readString(path)).getAsJsonObject();
       for (JsonElement el : data.getAsJsonArray("best")) {
         JsonObject o = el.getAsJsonObject();
-        entries.add(new Entry(o.get("step").getAsLong(), o.get("value").getAsDouble()));
+        entries.add(new Entry(number(o, "step").getAsLong(), number(o, "value").getAsDouble()));
       }
-    } catch (IOException | JsonParseException | IllegalStateException | NullPointerException e) {
+    } catch (IOException | RuntimeException e) { // Gson: ClassCast, NumberFormat, IllegalState...
       throw new HookException(
           NAME, "begin", "cannot read " + path + ": " + e + "; remove or repair it", e);
     }
-    String theirMetric = data.has("metric") ? data.get("metric").getAsString() : null;
-    String theirMode = data.has("mode") ? data.get("mode").getAsString() : null;
+    String theirMetric = text(data, "metric");
+    String theirMode = text(data, "mode");
     if (!metric.equals(theirMetric) || !mode.equals(theirMode)) {
       throw new HookException(
           NAME,
@@ -293,6 +292,21 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     Comparator<Entry> byValue = Comparator.comparingDouble(Entry::value);
     entries.sort("max".equals(mode) ? byValue.reversed() : byValue);
     return entries;
+  }
+
+  /** {@code o.name} if it is a JSON number (as Python's twin: not a boolean, not a string). */
+  private static JsonElement number(JsonObject o, String name) {
+    JsonElement e = o.get(name);
+    if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+      throw new IllegalStateException(name + " is not a number: " + e);
+    }
+    return e;
+  }
+
+  /** {@code data.name} as text: a JSON string's value, else the JSON ({@code null} when absent). */
+  private static String text(JsonObject data, String name) {
+    JsonElement e = data.get(name);
+    return e == null ? null : e.isJsonPrimitive() ? e.getAsString() : e.toString();
   }
 
   private void writeIndex() {
