@@ -46,10 +46,16 @@ public final class StopIfNoImprovementHook implements Hook {
    * @param minDelta smallest change that counts as an improvement ({@code >= 0}); {@code null}
    *     means 0
    * @param everyNSteps global steps between evaluations ({@code >= 1}); {@code null} means 1
-   * @throws IllegalArgumentException a bad mode, patience, minDelta or everyNSteps
+   * @throws IllegalArgumentException a null or empty metric, a bad mode, patience, minDelta or
+   *     everyNSteps
    */
   public StopIfNoImprovementHook(
       String metric, String mode, Integer patience, Double minDelta, Integer everyNSteps) {
+    if (metric == null || metric.isEmpty()) {
+      throw new IllegalArgumentException(
+          "StopIfNoImprovementHook: metric must be a tensor name (str), got "
+              + (metric == null ? "null" : "''"));
+    }
     String m = mode == null ? "min" : mode;
     if (!m.equals("min") && !m.equals("max")) {
       throw new IllegalArgumentException(
