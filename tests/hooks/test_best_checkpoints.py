@@ -189,3 +189,45 @@ def test_a_garbage_index_file_is_the_listeners_error_in_begin_in_both_languages(
             listener.begin()
         assert re.search(r"BestCheckpointsListener\.begin: .*best_checkpoints\.json", str(raised.value.getMessage()))
     assert index.read_text() == text
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_a_glob_basename_and_strangers_in_the_subdir_are_left_alone_in_both_languages(tmp_path, language):
+    """Basename ``run[1]*?`` is a literal name: dropping ``run[1]*?-N`` never touches ``run1ab-N``
+    files (which it matches as a glob pattern), nor other files in the sub-directory or the saver's
+    dir; the sub-directory ends with exactly the best checkpoint of this basename."""
+    base = "run[1]*?"
+    ckpt = str(tmp_path / "ckpt")
+    bestDir = os.path.join(ckpt, "best")
+    os.makedirs(bestDir)
+    strangers = [
+        os.path.join(bestDir, n)
+        for n in ("run1ab-0.index", "run1ab-0.data-00000-of-00001", "run1ab-1.index", f"{base}-1.meta.bak", "notes")
+    ] + [os.path.join(ckpt, n) for n in ("run1ab-0.index", "run1ab-2.data-00000-of-00001")]
+    for path in strangers:
+        with open(path, "w") as f:
+            f.write("keep me")
+
+    def build():
+        m = Model()
+        tf.cast(m.gs, tf.float32, name="metric")  # rises with the step: each save is the new best
+        return m
+
+    _, m = in_graph(build)
+    with m.gs.graph.as_default():
+        if language == "python":
+            listener = BestCheckpointsListener(ckpt, "metric:0", mode="max", keep=1, checkpointBasename=base)
+        else:
+            from jhooks.bridge import jvm
+
+            jvm.start()
+            cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")
+            listener = JavaCheckpointSaverListener(cls(ckpt, "metric:0", "max", 1, None, base))
+        saver = CheckpointSaverHook(ckpt, saveSteps=1, listeners=[listener], checkpointBasename=base, maxToKeep=1)
+        train([saver], m, 4, ckpt)
+    ours = sorted(f for f in os.listdir(bestDir) if f.startswith(base + "-") and not f.endswith(".bak"))
+    assert ours == [f"{base}-4.data-00000-of-00001", f"{base}-4.index"]
+    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"{base}-4")]
+    for path in strangers:
+        with open(path) as f:
+            assert f.read() == "keep me", path
