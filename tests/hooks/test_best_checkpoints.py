@@ -231,3 +231,42 @@ def test_a_glob_basename_and_strangers_in_the_subdir_are_left_alone_in_both_lang
     for path in strangers:
         with open(path) as f:
             assert f.read() == "keep me", path
+
+
+@pytest.mark.parametrize("dtype, scale", [("uint8", 60), ("uint16", 16000)])
+def test_an_unsigned_metric_ranks_by_its_number_in_both_languages(tmp_path, dtype, scale):
+    """Java read a uint8 240 as the byte -16 (a uint16 64000 as -1536): its BestCheckpointsListener
+    kept another step than Python's and its StopIfNoImprovementHook's best was negative. Both twins
+    in a Python session, a metric of (7 * step mod 5) * scale: 0, 1, 2, 4... times scale."""
+    from jhooks.bridge import JavaHook, jvm
+    from jhooks.hooks import StopIfNoImprovementHook
+
+    jvm.start()
+
+    def build():
+        m = model_with_metric()
+        metric = m.gs.graph.get_tensor_by_name("metric:0")
+        tf.cast(metric * scale, dtype, name="unsigned")
+        tf.constant(4 * scale, dtype=dtype, name="constant")
+        return m
+
+    ranked = {}
+    for language in ("python", "java"):
+        ckpt = str(tmp_path / language)
+        _, m = in_graph(build)
+        with m.gs.graph.as_default():
+            if language == "python":
+                best = BestCheckpointsListener(ckpt, "unsigned:0", mode="max", keep=1)
+                stop = StopIfNoImprovementHook("constant:0", mode="max", patience=100)
+            else:
+                cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")
+                best = JavaCheckpointSaverListener(cls(ckpt, "unsigned:0", "max", 1, None, None))
+                stopClass = jpype.JClass("org.jhooks.hooks.StopIfNoImprovementHook")
+                patience = jpype.JObject(100, jpype.JClass("java.lang.Integer"))
+                stop = JavaHook(stopClass("constant:0", "max", patience, None, None))
+            train([CheckpointSaverHook(ckpt, saveSteps=1, listeners=[best]), stop], m, 6, ckpt)
+        if language == "python":
+            ranked[language] = (best.best(), stop.best())
+        else:
+            ranked[language] = ([(int(e.step()), float(e.value())) for e in best.java.best()], float(stop.java.best()))
+    assert ranked["python"] == ranked["java"] == ([(2, 4.0 * scale)], 4.0 * scale)

@@ -21,6 +21,7 @@ import org.jhooks.HookException;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -182,7 +183,8 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   public synchronized void beforeSave(Session session, long globalStep) {
     NdArray<?> value = (NdArray<?>) session.run(metric);
     Object number = value.size() == 1 ? value.scalars().iterator().next().getObject() : null;
-    if (!(number instanceof Number)) {
+    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    if (!(number instanceof Number) || asDouble == null) {
       throw new IllegalArgumentException(
           NAME
               + ".beforeSave: metric "
@@ -191,7 +193,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
               + value.shape()
               + (number == null ? "" : " of " + number.getClass().getSimpleName()));
     }
-    pending = new Entry(globalStep, ((Number) number).doubleValue());
+    pending = new Entry(globalStep, asDouble);
   }
 
   @Override

@@ -7,6 +7,7 @@ import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -155,8 +156,9 @@ public final class StopIfNoImprovementHook implements Hook {
 
   private double scalar(NdArray<?> value) {
     Object v = value.size() == 1 ? value.getObject(new long[value.rank()]) : null;
-    if (v instanceof Number) {
-      return ((Number) v).doubleValue();
+    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    if (v instanceof Number && asDouble != null) {
+      return asDouble;
     }
     if (v instanceof Boolean) {
       return ((Boolean) v) ? 1.0 : 0.0;
