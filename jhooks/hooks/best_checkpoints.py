@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import numbers
 import os
 import tempfile
 from typing import Any
@@ -77,7 +78,7 @@ class BestCheckpointsListener(CheckpointSaverListener):
             raise ValueError(f"{_NAME}: metric must be a tensor name (str), got {metric!r}")
         if mode not in ("min", "max"):
             raise ValueError(f"{_NAME}: mode must be 'min' or 'max', got {mode!r}")
-        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
+        if not _is_int(keep) or keep < 1:
             raise ValueError(f"{_NAME}: keep must be an int >= 1, got {keep!r}")
         validate_basename(_NAME, checkpointBasename)
         if not isinstance(subdir, str) or not subdir or subdir in (".", "..") or any(c in subdir for c in "/\\\0"):
@@ -85,7 +86,7 @@ class BestCheckpointsListener(CheckpointSaverListener):
         self.checkpointDir = checkpointDir
         self.metric = metric
         self.mode = mode
-        self.keep = keep
+        self.keep = int(keep)
         self.checkpointBasename = checkpointBasename
         self.bestDir = os.path.join(checkpointDir, subdir)
         self._best: list[tuple[int, float]] = []  # best first
@@ -212,3 +213,8 @@ def _number(entry: Any, name: str) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} is not a number: {value!r}")
     return value
+
+
+def _is_int(value: Any) -> bool:
+    """An integer, Python's or numpy's (``numbers.Integral``), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

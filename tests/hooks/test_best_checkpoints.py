@@ -125,6 +125,13 @@ def test_bad_arguments_name_the_listener_and_the_value(tmp_path, kwargs, message
         BestCheckpointsListener(str(tmp_path), "metric:0", **kwargs)
 
 
+def test_keep_may_be_a_numpy_int():
+    """``keep=np.int64(2)`` (from a config array) was refused as "keep must be an int >= 1, got 2"."""
+    assert BestCheckpointsListener("ckpt", "metric:0", keep=np.int64(2)).keep == 2
+    with pytest.raises(ValueError, match="keep must be an int >= 1, got 2.0"):
+        BestCheckpointsListener("ckpt", "metric:0", keep=2.0)
+
+
 def test_a_metric_that_is_not_one_number_fails_naming_it(tmp_path):
     def build():
         m = Model()
