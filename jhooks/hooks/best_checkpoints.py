@@ -26,7 +26,7 @@ from jhooks.checkpoint.files import (
     delete_checkpoint,
     validate_basename,
 )
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import STATE_FILE, CheckpointState
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
             being saved, e.g. a validation-loss variable.
         mode: ``"min"`` (lower is better) or ``"max"``.
         keep: how many best checkpoints to keep (int >= 1).
-        subdir: a plain directory name inside ``checkpointDir`` (no separator, not ``..``).
+        subdir: a plain directory name inside ``checkpointDir`` (no separator, not ``..``, not
+            ``checkpoint``, the saver's state file).
         checkpointBasename: the saver's basename (checkpoints are ``<basename>-<step>``).
 
     The sub-directory's state file lists the kept checkpoints worst first, so its
@@ -83,6 +84,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
         validate_basename(_NAME, checkpointBasename)
         if not isinstance(subdir, str) or not subdir or subdir in (".", "..") or any(c in subdir for c in "/\\\0"):
             raise ValueError(f"{_NAME}: subdir must be a directory name without a path separator, got {subdir!r}")
+        if subdir == STATE_FILE:  # a directory there would make the saver's dir unreadable
+            raise ValueError(f"{_NAME}: subdir must not be {STATE_FILE!r}, the name of the saver's state file")
         self.checkpointDir = checkpointDir
         self.metric = metric
         self.mode = mode

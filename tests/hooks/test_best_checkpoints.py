@@ -277,3 +277,24 @@ def test_an_unsigned_metric_ranks_by_its_number_in_both_languages(tmp_path, dtyp
         else:
             ranked[language] = ([(int(e.step()), float(e.value())) for e in best.java.best()], float(stop.java.best()))
     assert ranked["python"] == ranked["java"] == ([(2, 4.0 * scale)], 4.0 * scale)
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_subdir_checkpoint_is_refused_in_the_constructor_in_both_languages(tmp_path, language):
+    """``subdir="checkpoint"`` made a directory where the saver's state file goes: training failed
+    with the saver's CheckpointStateError ("Is a directory") and the directory stayed, so no later
+    run (nor tf.train.latest_checkpoint) could read that checkpoint dir."""
+    message = "BestCheckpointsListener: subdir must not be 'checkpoint', the name of the saver's state file"
+    if language == "python":
+        with pytest.raises(ValueError) as raised:
+            BestCheckpointsListener(str(tmp_path), "metric:0", subdir="checkpoint")
+        assert str(raised.value) == message
+    else:
+        from jhooks.bridge import jvm
+
+        jvm.start()
+        cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")
+        with pytest.raises(jpype.JClass("java.lang.IllegalArgumentException")) as thrown:
+            cls(str(tmp_path), "metric:0", "min", 1, "checkpoint", None)
+        assert str(thrown.value.getMessage()) == message
+    assert os.listdir(tmp_path) == []

@@ -91,8 +91,8 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
    *     "val_loss:0"}
    * @param mode {@code "min"} (lower is better) or {@code "max"}
    * @param keep how many best checkpoints to keep, at least 1
-   * @param subdir a plain directory name inside {@code checkpointDir} ({@code null}: {@code
-   *     "best"})
+   * @param subdir a plain directory name inside {@code checkpointDir}, not {@code checkpoint} (the
+   *     saver's state file) ({@code null}: {@code "best"})
    * @param checkpointBasename the saver's basename ({@code null}: {@code "model.ckpt"})
    * @throws IllegalArgumentException a bad argument, naming the listener and the value
    */
@@ -125,6 +125,10 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
         || sub.contains("\u0000")) {
       throw new IllegalArgumentException(
           NAME + ": subdir must be a directory name without a path separator, got '" + sub + "'");
+    }
+    if (sub.equals(Checkpoints.STATE_FILE)) { // a directory there: the saver's dir unreadable
+      throw new IllegalArgumentException(
+          NAME + ": subdir must not be 'checkpoint', the name of the saver's state file");
     }
     this.checkpointBasename =
         Checkpoints.validateBasename(
