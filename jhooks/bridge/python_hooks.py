@@ -27,6 +27,7 @@ from collections.abc import Callable
 from threading import get_ident
 from typing import Any
 
+from jhooks.api.errors import HookError
 from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook
@@ -291,10 +292,12 @@ class _ListenerProxy:
         if decide is None:  # a listener not derived from jhooks.CheckpointSaverListener
             decide = CheckpointSaverListener.decideSave.__get__(self.listener)
         decision = decide(python_session(session), int(globalStep))
-        if not isinstance(decision, SaveDecision):
-            raise TypeError(
-                f"CheckpointSaverListener {self.listener!r}.beforeSave returned {type(decision).__name__} "
-                f"{decision!r} for step {int(globalStep)}; expected None or jhooks.SaveDecision"
+        if not isinstance(decision, SaveDecision):  # on a Python saver: HookError naming the saver too
+            raise HookError(
+                f"CheckpointSaverListener {self.listener!r}",
+                "beforeSave",
+                f"returned {type(decision).__name__} {decision!r} for step {int(globalStep)} to a Java saver; "
+                "expected None or jhooks.SaveDecision",
             )
         return getattr(_backend().jclass("org.jhooks.SaveDecision"), decision.name)
 

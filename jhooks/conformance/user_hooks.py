@@ -14,6 +14,7 @@ from typing import Any
 
 from jhooks.api.hook import Described, Hook, hook_name
 from jhooks.api.model import ModelDependentHook
+from jhooks.api.validation import HookValidationError, validate_hook
 
 
 def load_callable(spec: str) -> Callable[..., Any]:
@@ -129,6 +130,9 @@ class UserHookCheck:
         self._current, self._currentJava = [], []
         if self._factory is not None:
             hook = self._factory()
+            if hook is None:  # the Java twin's GuardedHook.of says the same
+                raise HookValidationError("the hook factory returned None, not a Hook")
+            validate_hook(hook)  # as a driver checks hooks at registration (the guard would hide it)
             guarded = GuardedModelDependentHook(hook) if isinstance(hook, ModelDependentHook) else GuardedHook(hook)
             self._current.append(guarded)
             if side == "python":

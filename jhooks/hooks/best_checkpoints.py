@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import numbers
 import os
 import tempfile
 from typing import Any
@@ -25,7 +26,7 @@ from jhooks.checkpoint.files import (
     delete_checkpoint,
     validate_basename,
 )
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import STATE_FILE, CheckpointState
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
             being saved, e.g. a validation-loss variable.
         mode: ``"min"`` (lower is better) or ``"max"``.
         keep: how many best checkpoints to keep (int >= 1).
-        subdir: a plain directory name inside ``checkpointDir`` (no separator, not ``..``).
+        subdir: a plain directory name inside ``checkpointDir`` (no separator, not ``..``, not
+            ``checkpoint``, the saver's state file).
         checkpointBasename: the saver's basename (checkpoints are ``<basename>-<step>``).
 
     The sub-directory's state file lists the kept checkpoints worst first, so its
@@ -77,15 +79,17 @@ class BestCheckpointsListener(CheckpointSaverListener):
             raise ValueError(f"{_NAME}: metric must be a tensor name (str), got {metric!r}")
         if mode not in ("min", "max"):
             raise ValueError(f"{_NAME}: mode must be 'min' or 'max', got {mode!r}")
-        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
+        if not _is_int(keep) or keep < 1:
             raise ValueError(f"{_NAME}: keep must be an int >= 1, got {keep!r}")
         validate_basename(_NAME, checkpointBasename)
         if not isinstance(subdir, str) or not subdir or subdir in (".", "..") or any(c in subdir for c in "/\\\0"):
             raise ValueError(f"{_NAME}: subdir must be a directory name without a path separator, got {subdir!r}")
+        if subdir == STATE_FILE:  # a directory there would make the saver's dir unreadable
+            raise ValueError(f"{_NAME}: subdir must not be {STATE_FILE!r}, the name of the saver's state file")
         self.checkpointDir = checkpointDir
         self.metric = metric
         self.mode = mode
-        self.keep = keep
+        self.keep = int(keep)
         self.checkpointBasename = checkpointBasename
         self.bestDir = os.path.join(checkpointDir, subdir)
         self._best: list[tuple[int, float]] = []  # best first
@@ -172,7 +176,7 @@ class BestCheckpointsListener(CheckpointSaverListener):
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-            entries = [(int(e["step"]), float(e["value"])) for e in data["best"]]
+            entries = [(int(_number(e, "step")), float(_number(e, "value"))) for e in data["best"]]
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise HookError(_NAME, "begin", f"cannot read {path}: {type(e).__name__}: {e}; remove or repair it") from e
         if data.get("metric") != self.metric or data.get("mode") != self.mode:
@@ -204,3 +208,16 @@ class BestCheckpointsListener(CheckpointSaverListener):
 
     def __repr__(self) -> str:
         return f"{_NAME}({self.metric}, mode={self.mode}, keep={self.keep}, dir={self.bestDir})"
+
+
+def _number(entry: Any, name: str) -> int | float:
+    """``entry[name]`` if it is a JSON number (not a boolean or a string, as the Java twin)."""
+    value = entry[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} is not a number: {value!r}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    """An integer, Python's or numpy's (``numbers.Integral``), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

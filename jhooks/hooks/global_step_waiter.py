@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import numbers
 import time
 from typing import Any
 
@@ -26,11 +27,16 @@ class GlobalStepWaiterHook(Hook):
         pollSecs: seconds between two reads (float > 0; TF: fixed 0.5).
 
     Raises:
-        ValueError: ``pollSecs <= 0``.
+        ValueError: ``waitUntilStep`` not an int, ``pollSecs`` not a number > 0 (NaN included, as
+            the Java twin), naming the hook and the value.
     """
 
     def __init__(self, waitUntilStep: int, pollSecs: float = 0.5) -> None:
-        if pollSecs <= 0:
+        if not _is_a(waitUntilStep, numbers.Integral):
+            raise ValueError(
+                f"GlobalStepWaiterHook: waitUntilStep must be an int (a global step), got {waitUntilStep!r}"
+            )
+        if not _is_a(pollSecs, numbers.Real) or not pollSecs > 0:
             raise ValueError(f"GlobalStepWaiterHook: pollSecs must be positive, got {pollSecs!r}")
         self._waitUntilStep = int(waitUntilStep)
         self._pollSecs = float(pollSecs)
@@ -64,3 +70,8 @@ class GlobalStepWaiterHook(Hook):
                 )
                 lastLogged = step
             time.sleep(self._pollSecs)
+
+
+def _is_a(value: Any, kind: type) -> bool:
+    """``value`` is a ``kind`` (``numbers.Integral`` / ``numbers.Real``, numpy's too), not a bool."""
+    return isinstance(value, kind) and not isinstance(value, bool)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -38,26 +39,38 @@ class StopIfNoImprovementHook(Hook):
         minDelta: the smallest change that counts as an improvement (float >= 0).
         everyNSteps: global steps between evaluations (int >= 1).
 
+    ``None`` for ``mode``, ``patience``, ``minDelta`` or ``everyNSteps`` means the default (the Java
+    twin's ``null``).
+
     Raises:
-        ValueError: bad ``mode``, ``patience < 1``, ``minDelta < 0`` or ``everyNSteps < 1``.
+        ValueError: a ``metric`` that is not a str, a bad ``mode``, a ``patience`` or ``everyNSteps``
+            that is not an int >= 1, a ``minDelta`` that is not a number >= 0 (naming the hook and
+            the value).
         TypeError (as HookError from a driver): the metric is not a single number.
     """
 
     def __init__(
         self,
         metric: str,
-        mode: str = "min",
-        patience: int = 1,
-        minDelta: float = 0.0,
-        everyNSteps: int = 1,
+        mode: str | None = "min",
+        patience: int | None = 1,
+        minDelta: float | None = 0.0,
+        everyNSteps: int | None = 1,
     ) -> None:
+        # None means "not given", as the Java twin's null
+        mode = "min" if mode is None else mode
+        patience = 1 if patience is None else patience
+        minDelta = 0.0 if minDelta is None else minDelta
+        everyNSteps = 1 if everyNSteps is None else everyNSteps
+        if not isinstance(metric, str) or not metric:
+            raise ValueError(f"StopIfNoImprovementHook: metric must be a tensor name (str), got {metric!r}")
         if mode not in ("min", "max"):
             raise ValueError(f"StopIfNoImprovementHook: mode must be 'min' or 'max', got {mode!r}")
-        if patience < 1:
+        if not _is_int(patience) or patience < 1:
             raise ValueError(f"StopIfNoImprovementHook: patience must be >= 1, got {patience!r}")
-        if not minDelta >= 0:
+        if not _is_number(minDelta) or not minDelta >= 0:
             raise ValueError(f"StopIfNoImprovementHook: minDelta must be >= 0, got {minDelta!r}")
-        if everyNSteps < 1:
+        if not _is_int(everyNSteps) or everyNSteps < 1:
             raise ValueError(f"StopIfNoImprovementHook: everyNSteps must be >= 1, got {everyNSteps!r}")
         self._metric = metric
         self._mode = mode
@@ -124,3 +137,13 @@ def _scalar(name: str, value: Any) -> float:
             f"got {array.dtype} of shape {array.shape}"
         )
     return float(array.reshape(()))
+
+
+def _is_int(value: Any) -> bool:
+    """An integer (Python or numpy), not a bool: what the Java twin's Integer parameters take."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    """A real number (Python or numpy), not a bool: what the Java twin's Double parameter takes."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)

@@ -49,6 +49,13 @@ PYTHON_HOOKS = textwrap.dedent("""
     class BrokenInAfterRun(Hook):
         def afterSessionRun(self, runContext, runValues):
             raise ValueError("the user's Python hook breaks")
+
+    def returnsNone():
+        return None
+
+    class TensorFlowStyle:  # a TensorFlow SessionRunHook-style hook (snake_case), not a jhooks.Hook
+        def before_run(self, run_context):
+            return None
 """)
 
 JAVA_HOOKS = {
@@ -117,6 +124,20 @@ JAVA_HOOKS = {
           @Override
           public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
             throw new IllegalStateException("the user's Java hook breaks");
+          }
+        }
+    """,
+    "NullSupplier.java": """
+        package com.example;
+
+        import java.util.function.Supplier;
+        import org.jhooks.Hook;
+
+        /** A factory that returns null. */
+        public class NullSupplier implements Supplier<Hook> {
+          @Override
+          public Hook get() {
+            return null;
           }
         }
     """,
@@ -249,3 +270,31 @@ def test_an_unknown_combination_exits_2(capsys):
     code = main(["conformance", "--combo", "nowhere-driver-python-hooks"])
     captured = capsys.readouterr()
     assert code == 2 and "unknown combination 'nowhere-driver-python-hooks'" in captured.err
+
+
+@pytest.mark.parametrize(
+    "flag,spec,message",
+    [
+        ("--hook-factory", "users_conformance_hooks:returnsNone", "the hook factory returned None, not a Hook"),
+        ("--java-hook-factory", "com.example.NullSupplier", "the hook factory returned null, not a Hook"),
+        (
+            "--hook-factory",
+            "users_conformance_hooks:TensorFlowStyle",
+            "users_conformance_hooks.TensorFlowStyle is not a jhooks.Hook; subclass jhooks.Hook",
+        ),
+    ],
+)
+def test_a_factory_that_returns_no_hook_fails_each_case_saying_so_in_both_languages(
+    python_hooks, java_classes, capsys, flag, spec, message
+):
+    """A Python factory returning None or a non-jhooks hook failed each case with an AttributeError
+    from the guard ("'NoneType' object has no attribute 'beginSession'") where the Java twin says
+    what is wrong; now both say it, and the Python one is checked as a driver checks hooks."""
+    code = main(
+        ["conformance", "--scenario", "normal_end_one_hook", "--combo", "python-driver-python-hooks"]
+        + ["--combo", "jvm-driver-python-hooks", flag, spec, "--classpath", java_classes]
+    )
+    out = capsys.readouterr().out
+    failures = [line for line in out.splitlines() if line.startswith("FAILED ")]
+    assert code == 1 and len(failures) == 2, out
+    assert all(message in line and "AttributeError" not in line for line in failures), failures

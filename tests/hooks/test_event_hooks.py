@@ -133,3 +133,41 @@ def test_summary_saver_argument_errors(kwargs, message):
     with pytest.raises(ValueError) as e:
         SummarySaverHook(**kwargs)
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_summary_saver_scalar_map_writes_unsigned_scalars_as_their_numbers(tmp_path, language):
+    """A uint8 240 / uint16 48000 scalar is written as 240 / 48000 by both twins (the Java hook
+    read the signed byte/short and wrote -16 / -17536)."""
+    import jpype
+
+    from jhooks.bridge import JavaHook, jvm
+
+    def build():
+        m = Model()
+        tf.constant(240, tf.uint8, name="u8")
+        tf.constant(48000, tf.uint16, name="u16")
+        return m
+
+    tags = {"u8": "u8:0", "u16": "u16:0"}
+    _, m = in_graph(build)
+    with m.gs.graph.as_default():
+        if language == "python":
+            hook = SummarySaverHook(saveSteps=1, outputDir=str(tmp_path), summaryOp=tags)
+        else:
+            jvm.start()
+            cls = jpype.JClass("org.jhooks.hooks.SummarySaverHook")
+            hook = JavaHook(
+                cls(
+                    jpype.JInt(1),
+                    None,
+                    str(tmp_path),
+                    None,
+                    None,
+                    jpype.JClass("java.util.Map").of(*sum(tags.items(), ())),
+                )
+            )
+        train([hook], m, 2)
+    events = load(tmp_path)
+    assert {e.value for e in events.Scalars("u8")} == {240.0}
+    assert {e.value for e in events.Scalars("u16")} == {48000.0}

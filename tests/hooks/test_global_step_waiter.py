@@ -80,3 +80,19 @@ def test_a_reached_or_non_positive_step_does_not_wait(caplog):
 def test_poll_secs_must_be_positive():
     with pytest.raises(ValueError, match="pollSecs must be positive, got 0"):
         GlobalStepWaiterHook(3, pollSecs=0)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((None,), "waitUntilStep must be an int (a global step), got None"),  # was int()'s TypeError
+        (("5",), "waitUntilStep must be an int (a global step), got '5'"),
+        ((2.5,), "waitUntilStep must be an int (a global step), got 2.5"),  # was truncated to 2
+        ((3, float("nan")), "pollSecs must be positive, got nan"),  # accepted; Java's twin refuses NaN
+        ((3, None), "pollSecs must be positive, got None"),
+    ],
+)
+def test_bad_arguments_name_the_hook_and_the_value(args, message):
+    with pytest.raises(ValueError) as e:
+        GlobalStepWaiterHook(*args)
+    assert str(e.value) == "GlobalStepWaiterHook: " + message

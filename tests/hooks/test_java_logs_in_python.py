@@ -127,3 +127,26 @@ def test_levels_messages_exceptions_and_threads_cross(caplog):
     assert "at java.base/java.lang.Integer.parseInt" in failed.exc_text
     assert logging.Formatter().format(failed).endswith(failed.exc_text)  # printed under the message
     assert (records[8].getMessage(), records[8].threadName) == ("from a Java thread", "jhooks-log-thread")
+
+
+def test_unsigned_values_are_logged_as_their_numbers():
+    """A Java LoggingTensorHook logged a uint8 240 as -16 and a uint16 48000 as -17536 (the signed
+    byte/short of tensorflow-java's ByteNdArray/ShortNdArray); Python's twin logs 240 / 48000."""
+    import tensorflow as tf
+
+    def build():
+        m = Model()
+        tf.constant(240, tf.uint8, name="u8")
+        tf.constant([1, 48000], tf.uint16, name="u16")
+        tf.constant(-16, tf.int8, name="i8")
+        return m
+
+    _, m = in_graph(build)
+    tensors = jpype.JClass("java.util.ArrayList")()
+    for name in ("u8:0", "u16:0", "i8:0"):
+        tensors.add(name)
+    java = jpype.JClass(NAME)(tensors, jpype.JInt(1), None, False, None)
+    with m.gs.graph.as_default():
+        train([JavaHook(java)], m, 1)
+    line = re.sub(r" \(\d+\.\d{3} sec\)$", "", str(java.loggedLines()[0]))
+    assert line == "u8:0 = 240, u16:0 = [1 48000], i8:0 = -16"

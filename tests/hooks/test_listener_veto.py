@@ -177,3 +177,34 @@ def test_python_listener_vetoes_a_java_saver(jvm, tmp_path, kind):
     assert [int(s) for s in java.savedSteps()] == [0, 1, 3]
     assert "afterSave@2" not in veto.calls and "beforeSave@2" in veto.calls
     assert veto.stateAt[3] == veto.stateAt[2]
+
+
+class BadDecision(CheckpointSaverListener):
+    def beforeSave(self, session, globalStep):
+        return "skip"
+
+    def __repr__(self):
+        return "BadDecision()"
+
+
+@pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+def test_a_bad_decision_on_a_java_saver_is_a_hook_error_too(jvm, tmp_path, kind):
+    """The same Python listener gives a HookError on a Python saver (above) and gave a bare
+    TypeError on a Java saver; now a HookError naming the listener, beforeSave and the value there
+    too, and a HookException naming them for a Java caller."""
+    ckpt = str(tmp_path / "ckpt")
+    listeners = jpype.JClass("java.util.List").of(as_java_listener(BadDecision()))
+    java = jpype.JClass(f"org.jhooks.hooks.{kind}").builder(ckpt).saveSteps(jpype.JInt(1)).listeners(listeners).build()
+    _, m = in_graph(Model)
+    expected = r"CheckpointSaverListener BadDecision\(\)\.beforeSave: returned str 'skip' for step 0 to a Java saver"
+    with m.gs.graph.as_default(), pytest.raises(HookError, match=expected) as raised:
+        train([JavaHook(java)], m, 2, ckpt)
+    assert raised.value.hook == "CheckpointSaverListener BadDecision()" and raised.value.callback == "beforeSave"
+    assert steps_with_files(ckpt) == []
+    # a Java caller of the same listener (the Java saver's own callback, no Python caller between)
+    java = jpype.JClass(f"org.jhooks.hooks.{kind}").builder(ckpt).saveSteps(jpype.JInt(1)).listeners(listeners).build()
+    java.begin()
+    session = jpype.JClass("org.jhooks.Session")
+    with pytest.raises(jpype.JClass("org.jhooks.HookException")) as thrown:
+        java.afterCreateSession(jpype.JProxy(session, dict={"globalStep": lambda: 0}), None)
+    assert re.search(expected, str(thrown.value.getMessage()))

@@ -94,9 +94,26 @@ def test_a_metric_that_is_no_scalar_is_an_error_naming_it():
         (dict(patience=0), "StopIfNoImprovementHook: patience must be >= 1, got 0"),
         (dict(minDelta=-1.0), "StopIfNoImprovementHook: minDelta must be >= 0, got -1.0"),
         (dict(everyNSteps=0), "StopIfNoImprovementHook: everyNSteps must be >= 1, got 0"),
+        # were a bare TypeError ("'<' not supported ...") naming neither the hook nor the value
+        (dict(patience="3"), "StopIfNoImprovementHook: patience must be >= 1, got '3'"),
+        (dict(minDelta="x"), "StopIfNoImprovementHook: minDelta must be >= 0, got 'x'"),
+        (dict(minDelta=float("nan")), "StopIfNoImprovementHook: minDelta must be >= 0, got nan"),
+        # were truncated silently to 1 (the Java twin's Integer cannot hold them)
+        (dict(patience=1.5), "StopIfNoImprovementHook: patience must be >= 1, got 1.5"),
+        (dict(everyNSteps=2.5), "StopIfNoImprovementHook: everyNSteps must be >= 1, got 2.5"),
+        (dict(patience=True), "StopIfNoImprovementHook: patience must be >= 1, got True"),
+        (dict(metric=None), "StopIfNoImprovementHook: metric must be a tensor name (str), got None"),
     ],
 )
 def test_argument_errors(kwargs, message):
     with pytest.raises(ValueError) as e:
-        StopIfNoImprovementHook("loss:0", **kwargs)
+        StopIfNoImprovementHook(**{"metric": "loss:0", **kwargs})
     assert str(e.value) == message
+
+
+def test_none_means_the_default_as_the_java_twins_null():
+    """Java's ``new StopIfNoImprovementHook("loss:0", null, null, null, null)`` is the defaults;
+    Python's None arguments were a bare TypeError."""
+    hook = StopIfNoImprovementHook("loss:0", mode=None, patience=None, minDelta=None, everyNSteps=None)
+    assert (hook._mode, hook._patience, hook._minDelta) == ("min", 1, 0.0)
+    assert StopIfNoImprovementHook("loss:0", patience=np.int64(3))._patience == 3

@@ -5,7 +5,6 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +21,7 @@ import org.jhooks.HookException;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.Checkpoints;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -91,8 +91,8 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
    *     "val_loss:0"}
    * @param mode {@code "min"} (lower is better) or {@code "max"}
    * @param keep how many best checkpoints to keep, at least 1
-   * @param subdir a plain directory name inside {@code checkpointDir} ({@code null}: {@code
-   *     "best"})
+   * @param subdir a plain directory name inside {@code checkpointDir}, not {@code checkpoint} (the
+   *     saver's state file) ({@code null}: {@code "best"})
    * @param checkpointBasename the saver's basename ({@code null}: {@code "model.ckpt"})
    * @throws IllegalArgumentException a bad argument, naming the listener and the value
    */
@@ -125,6 +125,10 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
         || sub.contains("\u0000")) {
       throw new IllegalArgumentException(
           NAME + ": subdir must be a directory name without a path separator, got '" + sub + "'");
+    }
+    if (sub.equals(Checkpoints.STATE_FILE)) { // a directory there: the saver's dir unreadable
+      throw new IllegalArgumentException(
+          NAME + ": subdir must not be 'checkpoint', the name of the saver's state file");
     }
     this.checkpointBasename =
         Checkpoints.validateBasename(
@@ -183,7 +187,8 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   public synchronized void beforeSave(Session session, long globalStep) {
     NdArray<?> value = (NdArray<?>) session.run(metric);
     Object number = value.size() == 1 ? value.scalars().iterator().next().getObject() : null;
-    if (!(number instanceof Number)) {
+    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    if (!(number instanceof Number) || asDouble == null) {
       throw new IllegalArgumentException(
           NAME
               + ".beforeSave: metric "
@@ -192,7 +197,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
               + value.shape()
               + (number == null ? "" : " of " + number.getClass().getSimpleName()));
     }
-    pending = new Entry(globalStep, ((Number) number).doubleValue());
+    pending = new Entry(globalStep, asDouble);
   }
 
   @Override
@@ -266,14 +271,14 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
       data = JsonParser.parseString(Files.readString(path)).getAsJsonObject();
       for (JsonElement el : data.getAsJsonArray("best")) {
         JsonObject o = el.getAsJsonObject();
-        entries.add(new Entry(o.get("step").getAsLong(), o.get("value").getAsDouble()));
+        entries.add(new Entry(number(o, "step").getAsLong(), number(o, "value").getAsDouble()));
       }
-    } catch (IOException | JsonParseException | IllegalStateException | NullPointerException e) {
+    } catch (IOException | RuntimeException e) { // Gson: ClassCast, NumberFormat, IllegalState...
       throw new HookException(
           NAME, "begin", "cannot read " + path + ": " + e + "; remove or repair it", e);
     }
-    String theirMetric = data.has("metric") ? data.get("metric").getAsString() : null;
-    String theirMode = data.has("mode") ? data.get("mode").getAsString() : null;
+    String theirMetric = text(data, "metric");
+    String theirMode = text(data, "mode");
     if (!metric.equals(theirMetric) || !mode.equals(theirMode)) {
       throw new HookException(
           NAME,
@@ -293,6 +298,21 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     Comparator<Entry> byValue = Comparator.comparingDouble(Entry::value);
     entries.sort("max".equals(mode) ? byValue.reversed() : byValue);
     return entries;
+  }
+
+  /** {@code o.name} if it is a JSON number (as Python's twin: not a boolean, not a string). */
+  private static JsonElement number(JsonObject o, String name) {
+    JsonElement e = o.get(name);
+    if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+      throw new IllegalStateException(name + " is not a number: " + e);
+    }
+    return e;
+  }
+
+  /** {@code data.name} as text: a JSON string's value, else the JSON ({@code null} when absent). */
+  private static String text(JsonObject data, String name) {
+    JsonElement e = data.get(name);
+    return e == null ? null : e.isJsonPrimitive() ? e.getAsString() : e.toString();
   }
 
   private void writeIndex() {

@@ -7,6 +7,7 @@ import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -46,10 +47,16 @@ public final class StopIfNoImprovementHook implements Hook {
    * @param minDelta smallest change that counts as an improvement ({@code >= 0}); {@code null}
    *     means 0
    * @param everyNSteps global steps between evaluations ({@code >= 1}); {@code null} means 1
-   * @throws IllegalArgumentException a bad mode, patience, minDelta or everyNSteps
+   * @throws IllegalArgumentException a null or empty metric, a bad mode, patience, minDelta or
+   *     everyNSteps
    */
   public StopIfNoImprovementHook(
       String metric, String mode, Integer patience, Double minDelta, Integer everyNSteps) {
+    if (metric == null || metric.isEmpty()) {
+      throw new IllegalArgumentException(
+          "StopIfNoImprovementHook: metric must be a tensor name (str), got "
+              + (metric == null ? "null" : "''"));
+    }
     String m = mode == null ? "min" : mode;
     if (!m.equals("min") && !m.equals("max")) {
       throw new IllegalArgumentException(
@@ -149,8 +156,9 @@ public final class StopIfNoImprovementHook implements Hook {
 
   private double scalar(NdArray<?> value) {
     Object v = value.size() == 1 ? value.getObject(new long[value.rank()]) : null;
-    if (v instanceof Number) {
-      return ((Number) v).doubleValue();
+    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    if (v instanceof Number && asDouble != null) {
+      return asDouble;
     }
     if (v instanceof Boolean) {
       return ((Boolean) v) ? 1.0 : 0.0;

@@ -12,6 +12,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.proto.SessionLog;
 
@@ -123,7 +124,8 @@ public final class SummarySaverHook implements Hook {
       org.tensorflow.proto.Summary.Builder s = org.tensorflow.proto.Summary.newBuilder();
       for (Map.Entry<?, ?> e : ((Map<?, ?>) summaries).entrySet()) {
         Object v = ((NdArray<?>) e.getValue()).getObject();
-        if (!(v instanceof Number)) {
+        Double number = Values.scalarAsDouble((NdArray<?>) e.getValue()); // uint8 240 is 240
+        if (!(v instanceof Number) || number == null) {
           throw new HookException(
               "SummarySaverHook",
               "afterSessionRun",
@@ -132,7 +134,7 @@ public final class SummarySaverHook implements Hook {
         s.addValue(
             org.tensorflow.proto.Summary.Value.newBuilder()
                 .setTag((String) e.getKey())
-                .setSimpleValue(((Number) v).floatValue()));
+                .setSimpleValue(number.floatValue()));
       }
       writer.get().addSummary(s.build(), step);
       written++;

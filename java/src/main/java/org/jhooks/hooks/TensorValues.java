@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jhooks.ndarray.DType;
+import org.jhooks.tf.Values;
 import org.tensorflow.ndarray.NdArray;
 
 /** Tag handling and value printing shared by the logging hooks. */
@@ -42,17 +44,35 @@ final class TensorValues {
     return out;
   }
 
-  /** A scalar as its number ({@code 0.25}, {@code 7}); an array as nested {@code [a b]} rows. */
+  /**
+   * A scalar as its number ({@code 0.25}, {@code 7}); an array as nested {@code [a b]} rows. By the
+   * value's dtype: a uint8 / uint16 element prints as its unsigned number (240, not the byte's
+   * -16).
+   */
   static String format(Object value) {
     if (!(value instanceof NdArray)) {
       return String.valueOf(value);
     }
-    NdArray<?> v = (NdArray<?>) value;
+    DType dtype;
+    try {
+      dtype = Values.dtype((NdArray<?>) value);
+    } catch (IllegalArgumentException e) {
+      dtype = null; // printed as the elements' objects
+    }
+    return format((NdArray<?>) value, dtype);
+  }
+
+  private static String format(NdArray<?> v, DType dtype) {
     if (v.rank() == 0) {
       Object o = v.getObject();
-      return o instanceof byte[]
-          ? new String((byte[]) o, java.nio.charset.StandardCharsets.UTF_8)
-          : String.valueOf(o);
+      if (o instanceof byte[]) {
+        return new String((byte[]) o, java.nio.charset.StandardCharsets.UTF_8);
+      } else if (dtype == DType.UINT8 && o instanceof Byte) {
+        return String.valueOf(Byte.toUnsignedInt((Byte) o));
+      } else if (dtype == DType.UINT16 && o instanceof Short) {
+        return String.valueOf(Short.toUnsignedInt((Short) o));
+      }
+      return String.valueOf(o);
     }
     StringBuilder sb = new StringBuilder("[");
     long n = v.shape().get(0);
@@ -60,7 +80,7 @@ final class TensorValues {
       if (i > 0) {
         sb.append(' ');
       }
-      sb.append(format(v.get(i)));
+      sb.append(format(v.get(i), dtype));
     }
     return sb.append(']').toString();
   }

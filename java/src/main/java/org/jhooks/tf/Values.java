@@ -46,6 +46,29 @@ public final class Values {
   }
 
   /**
+   * The one element of a numeric {@code value} as a {@code double}, as numpy's {@code
+   * float(value)}: by the value's own dtype ({@link #dtype}), so a uint8 240 or a uint16 48000 is
+   * that number (a {@code ByteNdArray} / {@code ShortNdArray} element read as a {@link Number}
+   * would be negative), float16 and bfloat16 decoded; {@code null} when {@code value} does not hold
+   * exactly one element or is not of a numeric dtype (bool, strings).
+   */
+  public static Double scalarAsDouble(NdArray<?> value) {
+    if (value == null || value.size() != 1) {
+      return null;
+    }
+    DType d;
+    try {
+      d = dtype(value);
+    } catch (IllegalArgumentException e) {
+      return null; // not a dtype jhooks knows: not a number it reads
+    }
+    if (!d.isNumeric()) {
+      return null;
+    }
+    return (Double) DType.FLOAT64.cast(value, d).scalars().iterator().next().getObject();
+  }
+
+  /**
    * Why jhooks cannot copy or feed tensors of {@code dataType}, or {@code null} when it can. The
    * JVM driver checks every fetch and feed with it before a run, so a hook asking for one gets an
    * error naming it, the tensor and the dtype instead of a failure inside tensorflow-java.

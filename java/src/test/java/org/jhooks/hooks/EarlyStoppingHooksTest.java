@@ -100,6 +100,13 @@ public class EarlyStoppingHooksTest {
         IllegalArgumentException.class,
         () -> new StopIfNoImprovementHook("loss:0", null, null, null, 0));
     assertThrows(IllegalArgumentException.class, () -> new GlobalStepWaiterHook(3, 0));
+    // a null metric was accepted and failed at the first run; Python's twin refuses it too
+    assertEquals(
+        "StopIfNoImprovementHook: metric must be a tensor name (str), got null",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new StopIfNoImprovementHook(null, null, null, null, null))
+            .getMessage());
   }
 
   /** Advances the global step from another thread with raw runs, after the session exists. */

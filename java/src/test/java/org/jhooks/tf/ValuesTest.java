@@ -60,6 +60,21 @@ public class ValuesTest {
   }
 
   @Test
+  public void scalarAsDoubleReadsUnsignedTensorsAsTheirNumbers() {
+    // a uint8 240 / uint16 48000 tensor: a ByteNdArray / ShortNdArray whose element is negative
+    try (Tensor u8 = Values.tensorOf(DataType.DT_UINT8, NdArrays.scalarOf(240L));
+        Tensor u16 = Values.tensorOf(DataType.DT_UINT16, NdArrays.scalarOf(48000L));
+        Tensor i8 = Values.tensorOf(DataType.DT_INT8, NdArrays.scalarOf(-16L))) {
+      assertEquals(240.0, Values.scalarAsDouble((NdArray<?>) u8), 0.0);
+      assertEquals(48000.0, Values.scalarAsDouble((NdArray<?>) u16), 0.0);
+      assertEquals(-16.0, Values.scalarAsDouble((NdArray<?>) i8), 0.0);
+      assertEquals(240.0, Values.scalarAsDouble(Values.copyOf(u8)), 0.0); // the heap copy too
+    }
+    assertEquals(null, Values.scalarAsDouble(NdArrays.vectorOf(1.0, 2.0)));
+    assertEquals(null, Values.scalarAsDouble(NdArrays.scalarOf(true)));
+  }
+
+  @Test
   public void stringTensorsCopyAsTheirBytesEvenWhenNotUtf8() {
     byte[][] raw = {{0, (byte) 0xff, (byte) 0x80}, {}, "ok".getBytes(StandardCharsets.UTF_8)};
     NdArray<?> back;
