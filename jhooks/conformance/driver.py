@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +145,35 @@ class ConformanceDriver(ABC):
         for example ``jhooks.tf.to_tf_hooks(hooks, setup.model.modelInstance)``) from
         ``setup.sessionCreator``, in ``setup.graph``, runs the caller's loop and reports the
         outcome. Must not raise: an error of the session is ``DriverOutcome(error=...)``."""
+
+
+def drive_monitored_session(create: Callable[[], Any], caller: Caller) -> DriverOutcome:
+    """The caller's loop in a TensorFlow-style monitored session, for drivers built on one.
+
+    ``create()`` returns a context manager giving a session with ``should_stop()``,
+    ``run(fetches, feed_dict=...)`` and ``runWithoutHooks(fetches, feeds)`` (e.g.
+    ``jhooks.tf.OnErrorSession.create(...)`` over ``tf.compat.v1.train.MonitoredSession``). Before
+    each caller run (and once more at the end) it makes the runs without hooks due after that many
+    caller runs, then the caller's run, until the session should stop or ``caller.maxRuns`` runs
+    were made. Like TensorFlow's ``MonitoredSession``, leaving the ``with`` block swallows an
+    ``OutOfRangeError``: a run that never returned is the end of input. Any other error is the
+    outcome's ``error``."""
+    out = DriverOutcome(callerRuns=0)
+    try:
+        with create() as session:
+            while True:
+                for w in caller.withoutHooksAfter(out.callerRuns):
+                    out.withoutHooksRuns += 1
+                    out.withoutHooksResults.append(session.runWithoutHooks(w.fetches, w.feeds))
+                if session.should_stop() or out.callerRuns >= caller.maxRuns:
+                    break
+                out.callerRuns += 1
+                out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
+            out.stopped = session.should_stop()
+        out.endOfInput = len(out.callerResults) < out.callerRuns or len(out.withoutHooksResults) < out.withoutHooksRuns
+    except Exception as e:  # noqa: BLE001 - every error is the observed outcome
+        out.error = e
+    return out
 
 
 _lock = threading.Lock()

@@ -20,7 +20,14 @@ from typing import Any
 
 from jhooks.api.errors import HookFeedConflictError
 from jhooks.conformance import error_descriptions, scripted_hook, standard_hooks, values
-from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup, RunWithoutHooks
+from jhooks.conformance.driver import (
+    Caller,
+    ConformanceDriver,
+    DriverOutcome,
+    DriverSetup,
+    RunWithoutHooks,
+    drive_monitored_session,
+)
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
 SessionFactory = Callable[[str | None], Any]
@@ -77,27 +84,13 @@ class PythonDriver(ConformanceDriver):
         from jhooks.tf import OnErrorSession, to_tf_hooks
 
         tf_hooks = to_tf_hooks(setup.allHooks, setup.model.modelInstance)
-        out = DriverOutcome(callerRuns=0)
-        try:
-            with OnErrorSession.create(
+        return drive_monitored_session(
+            lambda: OnErrorSession.create(
                 lambda: tf.compat.v1.train.MonitoredSession(session_creator=setup.sessionCreator, hooks=tf_hooks),
                 tf_hooks,
-            ) as session:
-                while True:
-                    for w in caller.withoutHooksAfter(out.callerRuns):
-                        out.withoutHooksRuns += 1
-                        out.withoutHooksResults.append(session.runWithoutHooks(w.fetches, w.feeds))
-                    if session.should_stop() or out.callerRuns >= caller.maxRuns:
-                        break
-                    out.callerRuns += 1
-                    out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
-                out.stopped = session.should_stop()
-            out.endOfInput = (
-                len(out.callerResults) < out.callerRuns or len(out.withoutHooksResults) < out.withoutHooksRuns
-            )
-        except Exception as e:  # noqa: BLE001 - every error is the observed outcome
-            out.error = e
-        return out
+            ),
+            caller,
+        )
 
 
 def run(

@@ -17,7 +17,7 @@ driver, which is what every other scenario checks.
 
 from __future__ import annotations
 
-from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup
+from jhooks.conformance.driver import Caller, ConformanceDriver, DriverOutcome, DriverSetup, drive_monitored_session
 
 
 class SingularSessionDriver(ConformanceDriver):
@@ -32,26 +32,10 @@ class SingularSessionDriver(ConformanceDriver):
         from jhooks.tf import OnErrorSession, to_tf_hooks
 
         tf_hooks = to_tf_hooks(setup.allHooks, setup.model.modelInstance)
-        out = DriverOutcome(callerRuns=0)
-        try:
-            with OnErrorSession.create(
+        return drive_monitored_session(
+            lambda: OnErrorSession.create(
                 lambda: tf.compat.v1.train.SingularMonitoredSession(hooks=tf_hooks, checkpoint_dir=setup.checkpointDir),
                 tf_hooks,
-            ) as session:
-                while True:
-                    for w in caller.withoutHooksAfter(out.callerRuns):
-                        out.withoutHooksRuns += 1
-                        out.withoutHooksResults.append(session.runWithoutHooks(w.fetches, w.feeds))
-                    if session.should_stop() or out.callerRuns >= caller.maxRuns:
-                        break
-                    out.callerRuns += 1
-                    out.callerResults.append(session.run(caller.fetches, feed_dict=caller.feeds))
-                out.stopped = session.should_stop()
-            # like MonitoredSession, the with block swallows OutOfRangeError: a run that never
-            # returned is the end of input
-            out.endOfInput = (
-                len(out.callerResults) < out.callerRuns or len(out.withoutHooksResults) < out.withoutHooksRuns
-            )
-        except Exception as e:  # noqa: BLE001 - every error is the observed outcome
-            out.error = e
-        return out
+            ),
+            caller,
+        )
