@@ -82,18 +82,20 @@ def _targets(node: ast.AST) -> list[ast.expr]:
 
 
 def _instance_attributes(cls: type) -> set[str]:
-    """Public attributes ``__init__`` assigns (``self.x = ...``): Python's accessors."""
-    init = cls.__dict__.get("__init__")
+    """The attributes its methods assign (``self.x = ...``): Python's accessors."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(init)))
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError):
-        return set()  # no __init__ of its own, or a generated one (dataclass: its fields are annotations)
+        return set()  # no source (a generated class)
     out = set()
-    for node in ast.walk(tree):
-        for target in _targets(node):
-            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
-                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                    out.add(t.attr)
+    for method in tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(method):
+            for target in _targets(node):
+                for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                        out.add(t.attr)
     return out
 
 
