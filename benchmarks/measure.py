@@ -21,11 +21,9 @@ from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-# The one import of a bridge module that is not a public name of jhooks.bridge: start the JVM
-# with TensorFlow's natives before TensorFlow itself loads.
-from jhooks.bridge import jvm  # noqa: E402
+from benchmarks.internals import jvm  # noqa: E402
 
-jvm.start(natives=True)
+jvm.start(natives=True)  # with TensorFlow's natives, before TensorFlow itself loads
 
 import jpype  # noqa: E402
 import numpy as np  # noqa: E402
@@ -90,16 +88,6 @@ def settings(cfg: dict[str, Any]) -> timing.Settings:
     return timing.Settings(cfg["repeats"], cfg["min_block"], cfg["warmup"], cfg["clock"])
 
 
-def _repeated(run: Callable[[], Any]) -> Block:
-    """A block that calls ``run`` n times."""
-
-    def block(n: int) -> None:
-        for _ in range(n):
-            run()
-
-    return block
-
-
 def _python_session(stack: contextlib.ExitStack, hooks: list[Any], build: Callable[[], Any], tf_hooks=False) -> Block:
     """A block of steps of a MonitoredSession on a new graph from ``build`` (closed with ``stack``);
     ``hooks`` are jhooks hooks, or TensorFlow's own with ``tf_hooks``."""
@@ -107,7 +95,7 @@ def _python_session(stack: contextlib.ExitStack, hooks: list[Any], build: Callab
     with graph.as_default():
         session = tf.compat.v1.train.MonitoredSession(hooks=hooks if tf_hooks else to_tf_hooks(hooks))
     stack.callback(session.close)
-    return _repeated(lambda: session.run(train_op))
+    return timing.repeated(lambda: session.run(train_op))
 
 
 def _java_list(items: Iterable[Any]) -> Any:

@@ -44,6 +44,16 @@ class Settings:
     clock: str = "wall"
 
 
+def repeated(step: Callable[[], object]) -> Block:
+    """A block that calls ``step`` n times."""
+
+    def block(n: int) -> None:
+        for _ in range(n):
+            step()
+
+    return block
+
+
 def timed(block: Block, n: int, clock: Callable[[], float] = time.perf_counter) -> float:
     """Seconds that ``n`` steps of ``block`` take on ``clock``."""
     t0 = clock()
