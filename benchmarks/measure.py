@@ -10,7 +10,9 @@ org.jhooks.bench.HookSetOverhead, one block per call.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
+import math
 import os
 import platform
 import statistics
@@ -301,19 +303,23 @@ def _slopes(times: dict[int, list[float]], counts: tuple[int, ...]) -> tuple[lis
 def _p6_row(times: dict[int, list[float]], low: tuple[int, ...], high: tuple[int, ...]) -> Ratio:
     """Per-hook cost over ``high`` counts / over ``low`` counts: the median of the per-repeat
     slope ratios; A and B are the pooled slopes, the note gives their 95 % confidence intervals.
-    A repeat whose ``low`` slope is not positive (noise larger than the hooks' cost) is left out
-    and counted in the note; if none is left, the pooled slopes give the ratio."""
+    A repeat with a slope that is not positive (noise larger than the hooks' cost) is left out and
+    counted in the note; if none is left, the pooled slopes give the ratio (NaN if one of them is
+    not positive either), flagged as ill-conditioned."""
     hi_r, hi = _slopes(times, high)
     lo_r, lo = _slopes(times, low)
-    ci = f"95% CI: A ±{abs(hi.ci95 / hi.slope):.0%}, B ±{abs(lo.ci95 / lo.slope):.0%}" if hi.slope and lo.slope else ""
-    kept = [(a, b) for a, b in zip(hi_r, lo_r) if b > 0]
-    notes = [ci] + ([f"{len(hi_r) - len(kept)} of {len(hi_r)} repeats had B <= 0"] if len(kept) < len(hi_r) else [])
-    note = "; ".join(n for n in notes if n)
-    if kept:
-        r = ratio([a for a, _ in kept], [b for _, b in kept], note)
-        return Ratio(r.ratio, r.q1, r.q3, r.lo, r.hi, r.n, hi.slope, lo.slope, note)
-    x = hi.slope / lo.slope if lo.slope > 0 else float("nan")
-    return Ratio(x, x, x, x, x, 0, hi.slope, lo.slope, note + "; ill-conditioned: pooled slopes only")
+    notes = []
+    if hi.slope and lo.slope:
+        notes.append(f"95% CI: A ±{abs(hi.ci95 / hi.slope):.0%}, B ±{abs(lo.ci95 / lo.slope):.0%}")
+    kept = [(a, b) for a, b in zip(hi_r, lo_r) if a > 0 and b > 0]
+    if len(kept) < len(hi_r):
+        notes.append(f"{len(hi_r) - len(kept)} of {len(hi_r)} repeats had a slope <= 0")
+    if not kept:
+        x = hi.slope / lo.slope if hi.slope > 0 and lo.slope > 0 else math.nan
+        notes.append("ill-conditioned: pooled slopes only")
+        return Ratio(x, x, x, x, x, 0, hi.slope, lo.slope, "; ".join(notes))
+    r = ratio([a for a, _ in kept], [b for _, b in kept], "; ".join(notes))
+    return dataclasses.replace(r, a=hi.slope, b=lo.slope)
 
 
 def p6(cfg) -> Rows:
@@ -326,17 +332,14 @@ def p6(cfg) -> Rows:
             blocks[f"py:{n}"] = _python_session(stack, hooks, _demo_graph)
         graph = _java_demo_graph(stack)
         variants = {f"jvm:{n}": [as_java_hook(NoOpHook()) for _ in range(n)] for n in counts}
-        jvm_blocks = _jvm_sessions(stack, graph, "train_step", [], variants)
-        del jvm_blocks["bare"]
-        # counts alternate between the directions so that neighbours in time share a round's load
-        order = [f"{d}:{n}" for n in counts for d in ("py", "jvm")]
-        blocks.update(jvm_blocks)
-        t = timing.interleave({name: blocks[name] for name in order}, settings(cfg))
+        blocks.update(_jvm_sessions(stack, graph, "train_step", [], variants))
+        del blocks["bare"]
+        t = timing.interleave(blocks, settings(cfg))
     py = {n: t[f"py:{n}"] for n in counts}
     jv = {n: t[f"jvm:{n}"] for n in counts}
     CURVES["P6"] = {"Java hooks, Python session": py, "Python hooks, JVM session": jv}
     rows = {"P6_py": _p6_row(py, low, high), "P6_jvm": _p6_row(jv, low, high)}
-    worst = max(rows.values(), key=lambda r: r.ratio if r.ratio == r.ratio else float("inf"))
+    worst = max(rows.values(), key=lambda r: r.ratio if math.isfinite(r.ratio) else math.inf)
     return {"P6": worst, **rows}
 
 

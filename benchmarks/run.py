@@ -106,7 +106,8 @@ run, where a run-to-run move could flip the verdict) differs by at most 0.05; P7
 without a goal are not checked. ``--until-stable`` repeats full runs, each in a new process (a new
 JVM), until two consecutive runs agree that way or ``--max-runs`` (5) is reached, printing every
 run's table and each comparison; with ``--json PATH`` run k goes to PATH.run<k>.json and the last
-to PATH. It exits 1 if no two consecutive runs agreed.
+also to PATH, with ``--markdown`` the last run's table with the run before it as "before". It
+exits 1 if no two consecutive runs agreed.
 """
 
 from __future__ import annotations
@@ -234,25 +235,28 @@ def until_stable(args: argparse.Namespace) -> int:
     ):
         if value is not None:
             forwarded += [flag, str(value)]
-    previous = None
+    runs: list[dict[str, Any]] = []
+    agreed = False
     for k in range(1, args.max_runs + 1):
         path = _numbered(base, k)
         print(f"=== run {k} (at most {args.max_runs}): {path}", flush=True)
         subprocess.run([sys.executable, os.path.abspath(__file__), *forwarded, "--json", path], check=True)
-        rows = table.load(path)
-        if previous is not None:
-            differences = table.compare(previous, rows, args.tolerance, args.near)
+        runs.append(table.load(path))
+        if k > 1:
+            differences = table.compare(runs[-2], runs[-1], args.tolerance, args.near)
             print(f"=== run {k - 1} -> run {k}")
             print("\n".join(table.comparison(differences, args.tolerance, args.near)), flush=True)
-            if table.stable(differences):
-                if args.json:
-                    shutil.copyfile(path, args.json)
-                if args.markdown:
-                    _write(args.markdown, table.markdown(rows, previous))
-                print(f"stable after {k} runs: runs {k - 1} and {k} agree")
-                return 0
-        previous = rows
-    print(f"not stable: no two consecutive runs of {args.max_runs} agreed")
+            agreed = table.stable(differences)
+            if agreed:
+                break
+    if args.json:
+        shutil.copyfile(path, args.json)  # the last run
+    if args.markdown:
+        _write(args.markdown, table.markdown(runs[-1], runs[-2] if len(runs) > 1 else None))
+    if agreed:
+        print(f"stable after {len(runs)} runs: runs {len(runs) - 1} and {len(runs)} agree")
+        return 0
+    print(f"not stable: no two consecutive runs of {len(runs)} agreed")
     return 1
 
 

@@ -35,15 +35,20 @@ def test_quick_run_emits_every_ratio_with_its_spread(tmp_path):
     rows = doc["rows"]
     assert set(rows) == EXPECTED
     for name, r in rows.items():
+        if name.startswith("P6") and "ill-conditioned" in r["note"]:
+            continue  # a quick run's slopes may drown in noise: the row says so instead of a number
         values = [r[k] for k in ("ratio", "q1", "q3", "lo", "hi", "a", "b")]
         assert all(isinstance(v, float) and math.isfinite(v) for v in values), (name, r)
         if name.startswith("P7"):
             assert r["n"] == 1, (name, r)  # one measurement: no spread
             continue
-        assert r["ratio"] > 0 and r["b"] > 0 and r["n"] >= 2, (name, r)
-        assert r["lo"] <= r["q1"] <= r["ratio"] <= r["q3"] <= r["hi"], (name, r)
+        assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["ratio"] <= r["q3"] <= r["hi"], (name, r)
+        if name.startswith("P6"):  # slopes: the repeats where noise swamped one are left out, and counted
+            assert r["n"] >= 2 or "repeats had a slope <= 0" in r["note"], (name, r)
+        else:
+            assert r["b"] > 0 and r["n"] >= 2, (name, r)
     assert rows["P1"]["n"] == 3 and rows["P8e"]["goal"] == 1.2 and rows["P8f"]["unit"] == "s/step"
-    assert "95% CI" in rows["P6_py"]["note"]
+    assert "95% CI" in rows["P6_py"]["note"] or "ill-conditioned" in rows["P6_py"]["note"]
     assert doc["machine"] and doc["runtime"]["jvm_gc"] and set(doc["load"]) >= {"P1", "P8"}
     assert done.stdout.startswith("machine: ")
     header = next(line for line in done.stdout.splitlines() if "ratio" in line and "IQR" in line)
@@ -63,7 +68,7 @@ def test_only_takes_a_row_and_until_stable_compares_consecutive_runs(tmp_path):
     assert ("stable after 2 runs" in done.stdout) == (done.returncode == 0)
     first = json.loads((tmp_path / "p8.run1.json").read_text())["rows"]
     assert {"P8e", "P8f", "P8a/NanTensorHook"} <= set(first) and "P1" not in first
-    assert (tmp_path / "p8.run2.json").exists() and out.exists() == (done.returncode == 0)
+    assert json.loads(out.read_text()) == json.loads((tmp_path / "p8.run2.json").read_text())  # the last run
 
 
 def test_unknown_benchmark_is_a_usage_error():
