@@ -30,12 +30,16 @@ def plot(path: str, curves: dict[str, Any], rows: dict[str, dict[str, Any]], tit
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(18, 5))
     for label, series in curves.get("P6", {}).items():
         xs, ys, err = _points(series)
         left.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
     left.set_xscale("log")
+    counts = sorted({x for series in curves.get("P6", {}).values() for x in series})
+    left.set_xticks(counts, [str(x) for x in counts])
+    left.xaxis.set_minor_formatter(NullFormatter())
     left.set_xlabel("cross-language no-op hooks")
     left.set_ylabel("ms per step (median, quartiles)")
     left.set_title("P6: per-step cost against hook count")
@@ -59,7 +63,7 @@ def plot(path: str, curves: dict[str, Any], rows: dict[str, dict[str, Any]], tit
     right.set_yticks(range(len(shown)), [name for name, _ in shown])
     right.invert_yaxis()
     right.set_xlabel("ratio: median (dot), quartiles (bar), min–max (line), goal (red)")
-    right.set_title("Ratios of the per-repeat pairs")
+    right.set_title("Ratios: spread of the per-round ratios, and the goal")
     fig.suptitle(title, fontsize="x-small")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
