@@ -125,6 +125,8 @@ def verdict(name: str, ratio: float) -> str:
     goal = GOALS.get(name)
     if goal is None:
         return ""
+    if not math.isfinite(ratio):
+        return "NO RESULT"
     return "ok" if ratio <= goal else "MISSED"
 
 
@@ -166,6 +168,8 @@ def _markdown_verdict(name: str, ratio: float) -> str:
     goal = GOALS.get(name)
     if goal is None:
         return ""
+    if not math.isfinite(ratio):
+        return "no result"
     return "met" if ratio <= goal else f"missed by {ratio - goal:.2g}"
 
 
@@ -233,7 +237,7 @@ def compare(
             continue
         x, y = a[name]["ratio"], b[name]["ratio"]
         goal = GOALS.get(name)
-        close = checked(name) and goal is not None and min(abs(x - goal), abs(y - goal)) <= near
+        close = checked(name) and goal is not None and any(abs(v - goal) <= near for v in (x, y) if math.isfinite(v))
         same = math.isfinite(x) and math.isfinite(y) and abs(y - x) <= tolerance
         out.append(Difference(name, x, y, close, same))
     return out

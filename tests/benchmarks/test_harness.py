@@ -126,6 +126,12 @@ def test_runs_disagree_when_a_ratio_near_its_goal_moves_more():
     assert table.stable(table.compare(rows(P8b=1.60), rows(P8b=1.40), near=0.1))
 
 
+def test_a_ratio_without_result_in_one_run_disagrees_when_the_other_is_near_its_goal():
+    (d,) = table.compare(rows(P6=float("nan")), rows(P6=1.1))
+    assert d.near and not d.agree
+    assert table.verdict("P6", float("nan")) == "NO RESULT"
+
+
 def test_rows_missing_from_one_run_are_left_out():
     assert [d.name for d in table.compare(rows(P1=1.0, P2=1.0), rows(P2=1.0))] == ["P2"]
 
