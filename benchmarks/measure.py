@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import math
 import os
@@ -115,9 +116,9 @@ def _jvm_sessions(
     hook_sets = _java_list(_java_list(hooks) for hooks in variants.values())
     overhead = J("org.jhooks.bench.HookSetOverhead")(graph, target, _java_list(bare_fetches), hook_sets)
     stack.callback(overhead.close)
-    blocks = {"bare": lambda n: overhead.block(0, n)}
+    blocks: dict[str, Block] = {"bare": lambda n: overhead.block(0, n)}
     for i, name in enumerate(variants):
-        blocks[name] = lambda n, v=i + 1: overhead.block(v, n)
+        blocks[name] = functools.partial(overhead.block, i + 1)
     return blocks
 
 
@@ -466,17 +467,17 @@ def p8(cfg) -> Rows:
     with contextlib.ExitStack() as stack:
         t = timing.interleave(_p8_blocks(stack), settings(cfg))
     rows = {}
+    bare = t["jvm:bare"]
     for suffix in ("", *(f"/{name}" for name in STANDARD)):
-        bare = t["jvm:bare"]
         rows[f"P8a{suffix}"] = ratio(t[f"py:py{suffix}"], t[f"py:tf{suffix}"])
         rows[f"P8b{suffix}"] = ratio(t[f"py:java{suffix}"], t[f"py:tf{suffix}"])
         rows[f"P8c{suffix}"] = ratio(t[f"jvm:java{suffix}"], bare)
         rows[f"P8d{suffix}"] = ratio(t[f"jvm:py{suffix}"], bare)
         rows[f"P8e{suffix}"] = ratio(t[f"jvm:py{suffix}"], t[f"jvm:java{suffix}"])
         rows[f"P8f{suffix}"] = ratio(t[f"py:java{suffix}"], t[f"py:py{suffix}"])
-    none, bare = statistics.median(t["py:none"]), statistics.median(t["jvm:bare"])
+    base = {"py": statistics.median(t["py:none"]), "jvm": statistics.median(bare)}
     CURVES["P8 added us/step"] = {
-        name: (statistics.median(v) - (bare if name.startswith("jvm:") else none)) * 1e6
+        name: (statistics.median(v) - base[name.split(":")[0]]) * 1e6
         for name, v in t.items()
         if name not in ("py:none", "jvm:bare")
     }
