@@ -1,11 +1,12 @@
 """How benchmarks/run.py times things: warmed, calibrated, interleaved blocks, and the statistics
 of per-repeat ratios. No TensorFlow and no JVM here: a variant is a ``Block``, a function that runs
-``n`` steps (or calls) and returns the seconds they took, whichever language runs the loop.
+``n`` steps (or calls), whichever language runs the loop; the harness times each call of it on
+the chosen clock (``CLOCKS``).
 
 - Warm-up: each variant runs blocks of growing size for ``warmup`` seconds first (the JVM's JIT
   compiles the hot loop after some 10,000 iterations; TensorFlow and the bridge fill their caches).
-- Calibration: each variant's block size is then chosen so that one block takes ``min_block``
-  seconds, so the timer's resolution and one scheduler slice are small against a sample.
+- Calibration: each variant's block size is then chosen so that one block takes at least
+  ``min_block`` seconds, so the timer's resolution and one scheduler slice are small against a sample.
 - Interleaving: ``repeats`` rounds, one block of every variant per round; the order is rotated by
   one every other round and reversed every odd round (A B, B A, B A, A B, ...), so variants compared
   with each other run next to each other in time, each first as often as second.
@@ -29,8 +30,8 @@ Block = Callable[[int], object]
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 """What a block's time is: wall time, or the CPU time of the whole process (every thread: the
-caller's, TensorFlow's pools, the JVM's compiler and collector), which other processes' load
-inflates far less than wall time."""
+caller's, TensorFlow's pools, the JVM's compiler and collector), which waiting for a CPU that
+other processes hold does not inflate."""
 
 
 @dataclass(frozen=True)
