@@ -14,13 +14,17 @@ every odd one (A B, B A, B A, A B, ...). The ratio is the median over the rounds
 a ratio of two whole block times; the spread printed next to it is the quartiles (IQR) and the
 extremes (min..max) of those per-round ratios. No ratio has a difference of times as its
 denominator except P5_sync's and P6's, whose differences are large by construction (below).
-A block's time is wall time (``--clock cpu``: the process's CPU time, all threads, which other
-processes' load inflates less). Python's cyclic collector stays on, the start-up objects frozen
-(``gc.freeze``), and a collection runs before every round; the JVM keeps its default collector
-(G1 here) and options; nothing is pinned to a CPU (TensorFlow's and the JVM's threads need both
-cores). Every run prints these settings and the machine, and samples the load average before and
-after each family. ``--quick`` (3 rounds of 0.01 s blocks, no warm-up, small sizes) checks that
-everything runs; its numbers mean nothing.
+A block's time is wall time. ``--clock cpu`` takes the process's CPU time instead (all threads):
+waiting for a CPU that other processes hold does not count, so on a loaded machine it repeats far
+better (two runs at load 12-17 agreed within 0.035 on P1, P2, P9a and P9b, where wall time moved
+by up to 0.18); but it also counts every other thread of the process (TensorFlow's pools, which
+may spin while a hook runs; the JVM's compiler), so its ratios are another measure (P1 about 1.27,
+against 1.0-1.2 by wall time in the same hour): compare runs of one clock. Python's cyclic
+collector stays on, the start-up objects frozen (``gc.freeze``), and a collection runs before
+every round; the JVM keeps its default collector (G1 here) and options; nothing is pinned to a
+CPU (TensorFlow's and the JVM's threads need both cores). Every run prints these settings and the
+machine, and samples the load average before and after each family. ``--quick`` (3 rounds of
+0.01 s blocks, no warm-up, small sizes) checks that everything runs; its numbers mean nothing.
 
 P1  per-step time of a Python (tf.compat.v1) MonitoredSession with 10 no-op Java hooks (JavaHook)
     / with 10 no-op Python hooks. Graph: the demo's logistic regression step.   goal <= 1.00
@@ -49,7 +53,8 @@ P5  time the training thread is blocked by one save of 256 MB of float32 variabl
     afterSessionRun saves minus the median step time; before that step (untimed) the async hook's
     previous write is awaited, so a save never waits for another (the overlap policy WAIT is not
     what is measured). Every kept checkpoint is read back: each variable must hold the global
-    step it is labelled with. 7 repeats, each a new session per hook.          goal <= 1.5
+    step it is labelled with. 7 repeats, each a new session per hook; wall time whatever the
+    --clock (it is the training thread's blocked time).                        goal <= 1.5
 P5_sync the same blocked time, AsyncCheckpointSaverHook / CheckpointSaverHook, same repeats. The
     denominator is a difference (the sync saving step minus the median step), but the sync save
     of 256 MB takes about ten times a step, so it is far from zero.            goal <= 0.25
@@ -282,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         before, after = (table.load(p) for p in args.compare)
         differences = table.compare(before, after, args.tolerance, args.near)
+        clocks = [table.clock(p) for p in args.compare]
+        if clocks[0] != clocks[1]:
+            print(f"note: A timed blocks by {clocks[0]} time, B by {clocks[1]} time: not the same measure")
         print("\n".join(table.comparison(differences, args.tolerance, args.near)))
         if args.markdown:
             _write(args.markdown, table.markdown(after, before))

@@ -121,6 +121,13 @@ def load(path: str) -> dict[str, dict[str, Any]]:
     return {k: {"ratio": v, "goal": GOALS.get(k), "unit": unit(k)} for k, v in doc.items()}
 
 
+def clock(path: str) -> str:
+    """The clock a run written by ``--json`` timed its blocks with ("wall" before there was a choice)."""
+    with open(path) as f:
+        doc = json.load(f)
+    return doc.get("config", {}).get("clock", "wall") if isinstance(doc.get("config"), dict) else "wall"
+
+
 def verdict(name: str, ratio: float) -> str:
     goal = GOALS.get(name)
     if goal is None:

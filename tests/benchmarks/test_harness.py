@@ -177,10 +177,10 @@ def test_the_docstring_states_every_goal_the_table_checks():
     assert set(table.LABELS) == set(table.GOALS)
 
 
-def run_compare(tmp_path, a, b):
+def run_compare(tmp_path, a, b, clocks=("wall", "wall")):
     paths = []
-    for name, doc in (("a.json", a), ("b.json", b)):
-        (tmp_path / name).write_text(json.dumps(table.document(doc)))
+    for (name, doc), clock in zip((("a.json", a), ("b.json", b)), clocks):
+        (tmp_path / name).write_text(json.dumps(table.document(doc, config={"clock": clock})))
         paths.append(str(tmp_path / name))
     script = os.path.join(REPO, "benchmarks", "run.py")
     return subprocess.run(
@@ -195,4 +195,6 @@ def test_compare_prints_differences_and_exits_1_when_runs_disagree(tmp_path):
     assert "disagree beyond ±0.05: P1" in done.stdout
     assert "| P8e JVM session: the four as Python hooks ÷ as Java hooks | 2 | 1.9 |" in done.stdout
     again = run_compare(tmp_path, rows(P1=1.10), rows(P1=1.12))
-    assert again.returncode == 0 and "agree" in again.stdout
+    assert again.returncode == 0 and "agree" in again.stdout and "not the same measure" not in again.stdout
+    mixed = run_compare(tmp_path, rows(P1=1.10), rows(P1=1.12), clocks=("wall", "cpu"))
+    assert "A timed blocks by wall time, B by cpu time: not the same measure" in mixed.stdout
