@@ -15,7 +15,7 @@ import tensorflow as tf
 from hooks_support import Model, in_graph, read_checkpoint, train
 
 from jhooks.bridge import JavaCheckpointSaverListener
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import all_checkpoints
 from jhooks.hooks import AsyncCheckpointSaverHook, BestCheckpointsListener, CheckpointSaverHook
 
 pytestmark = pytest.mark.timeout(180)
@@ -57,7 +57,7 @@ def test_keeps_the_best_two_by_min(tmp_path, saverClass):
         + [f"model.ckpt-{s}.{x}" for s in (0, 5) for x in ("index", "data-00000-of-00001")]
     )
     assert tf.train.latest_checkpoint(bestDir) == os.path.join(bestDir, "model.ckpt-0")
-    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"model.ckpt-{s}") for s in (5, 0)]
+    assert all_checkpoints(bestDir) == [os.path.join(bestDir, f"model.ckpt-{s}") for s in (5, 0)]
     for step in (0, 5):
         values = read_checkpoint(os.path.join(bestDir, f"model.ckpt-{step}"))
         assert int(values["global_step"]) == step and int(values["count"]) == step
@@ -234,7 +234,7 @@ def test_a_glob_basename_and_strangers_in_the_subdir_are_left_alone_in_both_lang
         train([saver], m, 4, ckpt)
     ours = sorted(f for f in os.listdir(bestDir) if f.startswith(base + "-") and not f.endswith(".bak"))
     assert ours == [f"{base}-4.data-00000-of-00001", f"{base}-4.index"]
-    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"{base}-4")]
+    assert all_checkpoints(bestDir) == [os.path.join(bestDir, f"{base}-4")]
     for path in strangers:
         with open(path) as f:
             assert f.read() == "keep me", path
