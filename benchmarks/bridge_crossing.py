@@ -15,7 +15,7 @@ import numpy as np
 def startup(order: str) -> float:
     code = ("import tensorflow\n" if order == "tensorflow-first" else "") + (
         "import time; t = time.perf_counter()\n"
-        "from jhooks.bridge import jvm; jvm.start()\n"
+        "from jhooks.bridge.process import jvm; jvm.start()\n"
         "print(time.perf_counter() - t)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -38,8 +38,9 @@ def main() -> None:
     import jpype
 
     import jhooks
-    from jhooks.bridge import JavaHook, as_java_hook, jvm
-    from jhooks.bridge.arrays import to_java, to_numpy
+    from jhooks.bridge import JavaHook, as_java_hook
+    from jhooks.bridge.convert.arrays import to_java, to_numpy
+    from jhooks.bridge.process import jvm
 
     jvm.start()
     for n in (1, 1_000, 10_000_000):

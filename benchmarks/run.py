@@ -84,7 +84,7 @@ sys.path.insert(0, REPO)
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("JHOOKS_JAVACPP_CACHE", os.path.join(REPO, "build", "javacpp-cache"))
 
-from jhooks.bridge import jvm  # noqa: E402
+from jhooks.bridge.process import jvm  # noqa: E402
 
 jvm.start()  # before TensorFlow: one runtime shared by both languages
 
@@ -93,8 +93,8 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 import jhooks  # noqa: E402
-from jhooks.bridge.java_hooks import JavaHook  # noqa: E402
-from jhooks.bridge.python_hooks import as_java_hook  # noqa: E402
+from jhooks.bridge.hooks.java_hooks import JavaHook  # noqa: E402
+from jhooks.bridge.hooks.python_hooks import as_java_hook  # noqa: E402
 from jhooks.demo import data as demo_data  # noqa: E402
 from jhooks.demo import model as demo_model  # noqa: E402
 from jhooks.tf import to_tf_hooks  # noqa: E402

@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from jhooks.bridge.launcher import install_hooks, uninstall_hooks
+from jhooks.bridge.launcher.loader import install_hooks, uninstall_hooks
 
 
 @contextlib.contextmanager
