@@ -9,11 +9,18 @@ raised inside it. See docs/bridge.md, "Threads".
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
+from collections.abc import Callable
+from threading import get_ident
+from typing import Any, TypeVar
 
+from jhooks.bridge.process import signals
 from jhooks.bridge.process.state import PROCESS
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _state = PROCESS.callbacks
 
@@ -32,26 +39,43 @@ def mark_crossed() -> None:
         _state.marked.yes = True
 
 
-def enter(name: str) -> str | None:
-    """Marks a Python callback called from Java as in flight on this thread; returns what
-    :func:`leave` needs. A plain dict write: each step is atomic under the GIL, so no lock is held
-    on the hot path (the exit guard polls)."""
-    if _state.closing:
-        wait_for_the_end()
-    mark_crossed()
-    tid = threading.get_ident()
-    outer = _state.in_flight.get(tid)
-    _state.in_flight[tid] = name
-    return outer
+def crossing(func: F, on_error: Callable[[BaseException], BaseException]) -> F:
+    """Wraps ``func``, a method Java calls: each call counts as in flight on its thread (under
+    ``func``'s qualified name) for the exit guard, waits for the end once the process is ending,
+    and, when it is the thread's outermost, delivers a signal that arrived meanwhile as it returns
+    (:func:`jhooks.bridge.process.signals.redeliver`). An exception leaves as ``on_error(e)`` gives
+    it (``e`` itself is raised again unchanged). Nothing on the way takes a lock: every crossing
+    runs this."""
+    name = func.__qualname__
+    in_flight = _state.in_flight  # bound once
+    marked = _state.marked
+    signal_state = PROCESS.signals
 
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if _state.closing:
+            wait_for_the_end()
+        if not marked.__dict__:  # mark_crossed's test, inlined: the system call once per thread
+            mark_crossed()
+        tid = get_ident()
+        outer = in_flight.get(tid)
+        in_flight[tid] = name
+        try:
+            return func(*args, **kwargs)
+        except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
+            converted = on_error(e)
+            if converted is e:
+                raise
+            raise converted from None
+        finally:
+            if outer is None:
+                del in_flight[tid]
+                if signal_state.deferred:  # a signal arrived during this callback: deliver it now
+                    signals.redeliver()
+            else:
+                in_flight[tid] = outer
 
-def leave(outer: str | None) -> None:
-    """Ends the callback :func:`enter` marked; ``outer`` is what it returned."""
-    tid = threading.get_ident()
-    if outer is None:
-        _state.in_flight.pop(tid, None)
-    else:
-        _state.in_flight[tid] = outer
+    return wrapper  # type: ignore[return-value]
 
 
 def wait_for_callbacks(timeout: float, poll: float = 0.01) -> dict[int, str]:

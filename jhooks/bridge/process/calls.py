@@ -11,16 +11,13 @@ their exceptions (:mod:`jhooks.bridge.convert.exceptions`):
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from threading import get_ident
 from typing import Any, TypeVar
 
 from jhooks.bridge.backend.choice import current as _backend
 from jhooks.bridge.convert import exceptions
 from jhooks.bridge.process import signals
-from jhooks.bridge.process.callbacks import mark_crossed, wait_for_the_end
-from jhooks.bridge.process.state import PROCESS
+from jhooks.bridge.process.callbacks import crossing
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,35 +74,14 @@ def call_java(func: Callable[..., Any], *args: Any) -> Any:
 
 def python_errors(func: F) -> F:
     """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
-    the call counts as in flight for the bounded exit (jhooks.bridge.process.callbacks)."""
-    name = func.__qualname__
-    callbacks = PROCESS.callbacks  # bound once: every crossing reads these
-    in_flight = callbacks.in_flight
-    marked = callbacks.marked
-    deferred_signal = PROCESS.signals
+    the call counts as in flight for the bounded exit (:func:`jhooks.bridge.process.callbacks.crossing`)."""
+    return crossing(func, _to_java)
 
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if callbacks.closing:  # the process is ending (callbacks.enter/leave, inlined: every crossing)
-            wait_for_the_end()
-        if not marked.__dict__:  # callbacks.mark_crossed's test, inlined: the system call once per thread
-            mark_crossed()
-        tid = get_ident()
-        outer = in_flight.get(tid)
-        in_flight[tid] = name
-        try:
-            return func(*args, **kwargs)
-        except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
-            backend = _backend()
-            if backend.java_error(e) is not None:
-                raise
-            raise backend.raisable(exceptions.to_java(e)) from None
-        finally:
-            if outer is None:
-                del in_flight[tid]
-                if deferred_signal.deferred:  # a signal arrived during this callback: deliver it now
-                    signals.redeliver()
-            else:
-                in_flight[tid] = outer
 
-    return wrapper  # type: ignore[return-value]
+def _to_java(error: BaseException) -> BaseException:
+    """What a callback raises for ``error`` so that Java receives it: a Java exception as it is,
+    else its conversion (:func:`jhooks.bridge.convert.exceptions.to_java`)."""
+    backend = _backend()
+    if backend.java_error(error) is not None:
+        return error
+    return backend.raisable(exceptions.to_java(error))

@@ -29,7 +29,7 @@ from typing import Any
 
 from jhooks.bridge.backend.choice import current
 from jhooks.bridge.convert.values import value_to_python
-from jhooks.bridge.process import callbacks
+from jhooks.bridge.process.callbacks import crossing
 from jhooks.bridge.process.state import PROCESS
 
 _state = PROCESS.console
@@ -40,25 +40,24 @@ DEFAULT_FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
 
 
 class _Sink:
-    """What ``PythonConsole.Sink`` calls (from any Java thread)."""
+    """What ``PythonConsole.Sink`` calls (from any Java thread); each call is in flight for the
+    bounded exit (``callbacks.crossing``), its exceptions left as Python raised them."""
 
     def log(self, name: Any, level: int, message: Any, thrown: Any, thread: Any, millis: int) -> None:
-        outer = callbacks.enter("java log record")
-        try:
-            logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
-            level = int(level)
-            if not logger.isEnabledFor(level):
-                return
-            record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
-            record.created = int(millis) / 1000.0
-            record.msecs = int(millis) % 1000
-            if thread is not None:
-                record.threadName = str(thread)
-            if thrown is not None:
-                record.exc_text = str(thrown)
-            logger.handle(record)
-        finally:
-            callbacks.leave(outer)
+        logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
+        level = int(level)
+        if not logger.isEnabledFor(level):
+            return
+        record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
+        record.created = int(millis) / 1000.0
+        record.msecs = int(millis) % 1000
+        if thread is not None:
+            record.threadName = str(thread)
+        if thrown is not None:
+            record.exc_text = str(thrown)
+        logger.handle(record)
+
+    log = crossing(log, lambda error: error)  # its exceptions reach Java as Python raised them
 
     def create(self, spec: Any, type_: Any, args: Any) -> Any:
         """A Python object for Java code of jhooks (``PythonConsole.create``): ``spec``
