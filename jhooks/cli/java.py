@@ -1,4 +1,4 @@
-"""``python -m jhooks java``: run a JVM app's main in this process with Python hooks (jhooks.bridge.launcher)."""
+"""``python -m jhooks java``: run a JVM app's main in this process with Python hooks (jhooks.bridge.launcher.app)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ does not apply). Expected-failure lists are strict: a listed case that passes is
 Case ids are ``<scenario>[<combo>]``, e.g. ``normal_end_hook_order[jvm-driver-python-hooks]``.
 
 The Python driver needs TensorFlow; any Java hook or the JVM driver starts the one JVM of the
-process (jhooks.bridge.jvm). See docs/conformance.md, "Runners".
+process (jhooks.bridge.process.jvm). See docs/conformance.md, "Runners".
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Python hook objects handed to a JVM app through ``org.jhooks.python.PythonHooks``: what
-``python -m jhooks java MAIN --hook module:Class`` (jhooks.bridge.launcher) installs, but with
+``python -m jhooks java MAIN --hook module:Class`` (jhooks.bridge.launcher.app) installs, but with
 hooks built in Python, so the caller can read their results after the app ran."""
 
 from __future__ import annotations
