@@ -12,7 +12,7 @@ from jhooks.checkpoint import CheckpointState
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

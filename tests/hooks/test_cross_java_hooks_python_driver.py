@@ -22,7 +22,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 import jhooks
 from jhooks import hooks as pyhooks
 from jhooks.bridge import JavaHook
-from jhooks.bridge.arrays import to_java, to_numpy
+from jhooks.bridge.convert.arrays import to_java, to_numpy
 from jhooks.hooks import NanLossDuringTrainingError
 
 pytestmark = pytest.mark.timeout(120)
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

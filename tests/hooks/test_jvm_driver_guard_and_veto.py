@@ -14,8 +14,8 @@ import pytest
 
 from jhooks import CheckpointSaverListener, SaveDecision
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.exceptions import call_java
-from jhooks.bridge.python_hooks import as_java_listener
+from jhooks.bridge.hooks.python_hooks import as_java_listener
+from jhooks.bridge.process.calls import call_java
 from jhooks.checkpoint.state import latest_checkpoint
 from jhooks.hooks import BestCheckpointsListener, CheckpointSaverHook, NanLossDuringTrainingError, NanTensorHook
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

@@ -131,7 +131,7 @@ def test_guard_is_per_raw_session_and_shared_by_every_view():
 
 @pytest.fixture(scope="module")
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 
