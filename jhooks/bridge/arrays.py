@@ -52,7 +52,7 @@ def _jclass(name: str) -> Any:
 
 
 def _bridge_arrays():
-    return _jclass("org.jhooks.bridge.Arrays")
+    return _jclass("org.jhooks.bridge.NumpyArrays")
 
 
 def _shape(shape) -> Any:
@@ -188,7 +188,7 @@ def _native_names() -> dict[np.dtype, str]:
 
 
 def _header(name: str, shape: tuple) -> bytes:
-    """The header of ``org.jhooks.bridge.Arrays.packed``'s layout for ``name`` and ``shape``."""
+    """The header of ``org.jhooks.bridge.NumpyArrays.packed``'s layout for ``name`` and ``shape``."""
     key = (name, shape)
     header = _headers.get(key)
     if header is None:
@@ -202,12 +202,12 @@ def _header(name: str, shape: tuple) -> bytes:
 
 
 def _packed(a: np.ndarray, name: str) -> bytes:
-    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
+    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.NumpyArrays.packed``."""
     return _header(name, a.shape) + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
 
 
 def _unpacked(packed: bytes) -> np.ndarray:
-    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed``."""
+    """The read-only array ``org.jhooks.bridge.NumpyArrays.packed`` packed into ``packed``."""
     n = packed[1]
     name = packed[2 : 2 + n].decode("ascii")
     rank = packed[2 + n]
@@ -218,7 +218,7 @@ def _unpacked(packed: bytes) -> np.ndarray:
 
 
 def from_packed(packed: bytes) -> np.ndarray:
-    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed`` (the JVM
+    """The read-only array ``org.jhooks.bridge.NumpyArrays.packed`` packed into ``packed`` (the JVM
     driver sends a Python hook's one small result so: no call back into Java)."""
     return _unpacked(packed)
 

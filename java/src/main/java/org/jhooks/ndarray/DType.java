@@ -147,7 +147,7 @@ public enum DType {
 
   /**
    * The dtype a heap array holds: its tag, else its family's default (see the class doc). A
-   * tensor's own {@code dataType()} says more; {@code org.jhooks.tf.Values.dtypeOf} asks it.
+   * tensor's own {@code dataType()} says more; {@code org.jhooks.tf.TensorValues.dtypeOf} asks it.
    *
    * @throws IllegalArgumentException an array of objects other than String or byte[]
    */
@@ -331,7 +331,7 @@ public enum DType {
    * A read-only array of this dtype over {@code src} itself, not a copy: C-order elements in native
    * byte order, exactly {@code shape.size()} of them. It reads whatever {@code src} holds, so it is
    * valid only as long as the memory behind {@code src} is (see {@code
-   * org.jhooks.bridge.Arrays#view}); writes throw {@link java.nio.ReadOnlyBufferException}.
+   * org.jhooks.bridge.NumpyArrays#view}); writes throw {@link java.nio.ReadOnlyBufferException}.
    *
    * @throws IllegalArgumentException a string dtype, or a buffer of the wrong size
    */
