@@ -211,7 +211,7 @@ public final class MonitoredTrainingSession {
 
     /**
      * The summary to save every {@code saveSummariesSteps} (default 100) steps: a serialized {@code
-     * Summary} tensor name or a map tag to scalar tensor name ({@link SummarySaverHook}'s {@code
+     * Summary} tensor name or a map tag to scalar tensor name ({@code SummarySaverHook}'s {@code
      * summaryOp}). Without it no summary saver runs.
      */
     public Builder summaryOp(Object op) {
