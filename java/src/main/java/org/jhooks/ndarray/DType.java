@@ -181,38 +181,6 @@ public enum DType {
             + " has no dtype; use a numeric, boolean or String NdArray");
   }
 
-  /** Whether {@code array} is of this dtype's heap family ({@code FloatNdArray} for float16...). */
-  public boolean holds(NdArray<?> array) {
-    switch (this) {
-      case FLOAT16:
-      case BFLOAT16:
-      case FLOAT32:
-        return array instanceof FloatNdArray;
-      case FLOAT64:
-        return array instanceof DoubleNdArray;
-      case INT8:
-      case UINT8:
-        return array instanceof ByteNdArray;
-      case INT16:
-      case UINT16:
-        return array instanceof ShortNdArray;
-      case INT32:
-        return array instanceof IntNdArray;
-      case INT64:
-        return array instanceof LongNdArray;
-      case BOOL:
-        return array instanceof BooleanNdArray;
-      default:
-        return !(array instanceof FloatNdArray
-            || array instanceof DoubleNdArray
-            || array instanceof ByteNdArray
-            || array instanceof ShortNdArray
-            || array instanceof IntNdArray
-            || array instanceof LongNdArray
-            || array instanceof BooleanNdArray);
-    }
-  }
-
   /** {@code array}, recorded as holding this dtype (when its family default is another one). */
   public <A extends NdArray<?>> A tag(A array) {
     return this == familyDefault() ? array : DTypeTags.tag(array, numpy);
