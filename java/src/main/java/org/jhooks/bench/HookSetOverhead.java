@@ -91,7 +91,7 @@ public final class HookSetOverhead {
     }
   }
 
-  private static long sink;
+  private static long sink; // NOPMD: written only, so the JIT cannot drop the reads
 
   private static void bareStep(Session s, String target, List<String> fetches) {
     Session.Runner runner = s.runner().addTarget(target);

@@ -139,7 +139,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       Output<?> output = outputOrThrow(name, "fetched");
       String problem = fetchProblem(name);
       if (problem != null) {
-        throw refused(name, "tensor '" + name + "' (fetched): " + problem);
+        throw refused("tensor '" + name + "' (fetched): " + problem);
       }
       fetchOutputs.add(output);
     }
@@ -163,7 +163,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
         Output<?> endpoint = outputOrThrow(feed.getKey(), "fed");
         String problem = feedProblem(endpoint, feed.getValue());
         if (problem != null) {
-          throw refused(feed.getKey(), "feed '" + feed.getKey() + "': " + problem);
+          throw refused("feed '" + feed.getKey() + "': " + problem);
         }
         Tensor tensor;
         if (TensorValues.isTensor(feed.getValue())) {
@@ -348,11 +348,11 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   /**
-   * A run cannot use tensor {@code name}: its dtype, or the value fed. In a hook callback ({@link
-   * #calledBy}) a {@link org.jhooks.HookException} naming the hook, the callback and the tensor;
-   * outside one an {@link IllegalArgumentException}.
+   * A run cannot use a tensor ({@code message} names it): its dtype, or the value fed. In a hook
+   * callback ({@link #calledBy}) a {@link org.jhooks.HookException} naming the hook, the callback
+   * and the tensor; outside one an {@link IllegalArgumentException}.
    */
-  private RuntimeException refused(String name, String message) {
+  private RuntimeException refused(String message) {
     String[] who = caller.get();
     if (who == null) {
       return new IllegalArgumentException(message);
