@@ -17,6 +17,7 @@ _.bestCheckpoint  # BestCheckpointsListener.bestCheckpoint(); its Java twin's
 _.writtenFiles  # ProfilerHook.writtenFiles(); its Java twin's
 _.bestStep  # StopIfNoImprovementHook.bestStep(); its Java twin's
 _.evaluationsWithoutImprovement  # StopIfNoImprovementHook.evaluationsWithoutImprovement(); its Java twin's
+_.keptCheckpoints  # CheckpointSaverHook.keptCheckpoints(); its Java twin's
 _.writtenSteps  # SummarySaverHook.writtenSteps(): the steps written (Java: summariesWritten(), a count)
 _.check_consistency  # jhooks.conformance.scenarios: checks a scenario file (tests/conformance/test_scenario_data.py)
 _.SingularSessionDriver  # jhooks.conformance.singular_driver: registered by users, `--driver module:Class`
@@ -34,8 +35,8 @@ _.accept  # java.util.function.Consumer<ModelInstance> of a Python ModelDependen
 _.commandLineHooks  # org.jhooks.python.PythonHooks.Loader, implemented by the launcher's loader
 _.loadHook  # the same
 _.loadListener  # the same
-_.call  # jep backend: what org.jhooks.bridge.EmbeddedPython.call runs on a Java thread
-_.call_function  # jep backend: what EmbeddedPython.callFunction runs
+_.call  # jhooks.bridge.backend.jep_backend: what org.jhooks.bridge.EmbeddedPython.call runs on a Java thread
+_.call_function  # jhooks.bridge.launcher.embedded: what EmbeddedPython.callFunction runs
 
 # Libraries read these attributes.
 _.created  # logging.LogRecord fields the console sets on records from Java, read by logging's formatters
@@ -50,4 +51,4 @@ _.featureNames  # jhooks.demo.data.DemoData: the CSV header (org.jhooks.demo.Dem
 _.maxAbsDiff  # jhooks.demo.run.RestoreCheck: printed from the report dict as c["maxAbsDiff"]
 
 # Signal handlers take (signum, frame); the frame is rarely needed.
-_.frame  # the bridge's signal handler (jhooks.bridge signals)
+_.frame  # jhooks.bridge.process.signals' handler
