@@ -45,6 +45,8 @@ import org.tensorflow.ndarray.NdArray;
 abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final String name;
   final System.Logger log;
+  private final String checkpointDir;
+  private final String checkpointBasename;
   final Saver saver;
   final List<CheckpointSaverListener> listeners;
   final SecondOrStepTimer timer;
@@ -84,6 +86,8 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     if (b.saver != null && b.maxToKeep != null && b.maxToKeep != Saver.DEFAULT_MAX_TO_KEEP) {
       throw new IllegalArgumentException("You cannot provide both saver and maxToKeep.");
     }
+    this.checkpointDir = b.checkpointDir;
+    this.checkpointBasename = b.checkpointBasename;
     Saver s = b.saver != null ? b.saver : b.scaffold != null ? b.scaffold.saver() : null;
     this.saver = s != null ? s : new Saver(null, b.maxToKeep);
     this.listeners =
