@@ -43,11 +43,11 @@ def trained(tmp_path):
     return ckpt, os.path.join(ckpt, "best")
 
 
-def listener_begin(language, ckpt):
-    """A new listener of the same dir begins: its best() as (step, value) pairs, or the error it
-    raised as (class name, message)."""
+def listener_begin(language, ckpt, metric="metric:0", mode="min"):
+    """A new listener of the same dir (keep 2) begins: its best() as (step, value) pairs, or the
+    error it raised as (class name, message)."""
     if language == "python":
-        listener = BestCheckpointsListener(ckpt, "metric:0", mode="min", keep=2)
+        listener = BestCheckpointsListener(ckpt, metric, mode=mode, keep=2)
         try:
             listener.begin()
         except HookError as e:
@@ -56,7 +56,7 @@ def listener_begin(language, ckpt):
     from jhooks.bridge.process import jvm
 
     jvm.start()
-    listener = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")(ckpt, "metric:0", "min", 2)
+    listener = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")(ckpt, metric, mode, 2)
     try:
         listener.begin()
     except jpype.JException as e:
