@@ -2,7 +2,8 @@
 atomically.
 
 Twin of org.jhooks.hooks.BestCheckpointsIndex: both read every text to the same entries or refuse it
-with the same message (tests/hooks/test_best_checkpoints_index_twins.py), and neither trusts the
+with the same message (tests/hooks/test_best_checkpoints_index_twins.py; a text that is not UTF-8 or
+not JSON gets the same start, each parser naming the position its own way), and neither trusts the
 file further than its shape::
 
     {"metric": "<metric>", "mode": "min" | "max",

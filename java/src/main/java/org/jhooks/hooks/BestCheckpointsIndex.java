@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
 /**
  * The index file of a {@link BestCheckpointsListener} ({@code best_checkpoints.json}): read
  * strictly, written atomically. Twin of {@code jhooks.hooks.best_checkpoints_index}: both read
- * every text to the same entries or refuse it with the same message, and neither trusts the file
- * further than its shape:
+ * every text to the same entries or refuse it with the same message (a text that is not UTF-8 or
+ * not JSON gets the same start, each parser naming the position its own way), and neither trusts
+ * the file further than its shape:
  *
  * <pre>
  * {"metric": "&lt;metric&gt;", "mode": "min" | "max",
