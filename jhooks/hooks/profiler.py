@@ -10,7 +10,6 @@ import numpy as np
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import RunOptions, SessionRunArgs
-from jhooks.hooks.global_step_watch import GlobalStepWatch
 from jhooks.hooks.timer import SecondOrStepTimer
 
 logger = logging.getLogger(__name__)
@@ -56,7 +55,6 @@ class ProfilerHook(Hook):
         self._nextStep: int | None = None
         self._requestTrace = False
         self._written: list[str] = []
-        self._watch = GlobalStepWatch()
 
     def writtenFiles(self) -> list[str]:
         """Paths of the trace files written so far, in order."""
@@ -72,7 +70,6 @@ class ProfilerHook(Hook):
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         stale = int(np.asarray(runValues.results["global_step"]))
-        self._watch.observe(runContext.session, stale)
         if self._nextStep is None:
             self._timer.updateLastTriggeredStep(stale)
         step = stale + 1

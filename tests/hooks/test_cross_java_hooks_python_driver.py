@@ -16,7 +16,7 @@ import jpype
 import numpy as np
 import pytest
 import tensorflow as tf
-from hooks_support import Model, in_graph, read_checkpoint, train
+from hooks_support import Model, in_graph, read_checkpoint, scoped_step_graph, train
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import jhooks
@@ -24,6 +24,7 @@ from jhooks import hooks as pyhooks
 from jhooks.bridge import JavaHook
 from jhooks.bridge.convert.arrays import to_java, to_numpy
 from jhooks.hooks import NanLossDuringTrainingError
+from jhooks.tf import to_tf_hooks
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -123,6 +124,17 @@ def test_java_step_counter_writes_global_step_per_sec_at_tensorflows_steps(tmp_p
     assert [e.step for e in ours] == theirs == [3, 5, 7]
     assert all(e.value > 0 for e in ours)
     assert float(java.lastRate()) == pytest.approx(ours[-1].value)
+
+
+def test_java_step_counter_tags_its_summary_with_the_global_step_op_name(tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        _, train_op = scoped_step_graph()
+        java = J("StepCounterHook")(Int(1), None, str(tmp_path), None)
+        with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([JavaHook(java)])) as sess:
+            for _ in range(3):
+                sess.run(train_op)
+    assert events(tmp_path).Tags()["scalars"] == ["bar/foo/sec"]  # TF's tag (TF's test_global_step_name)
 
 
 def with_summaries():

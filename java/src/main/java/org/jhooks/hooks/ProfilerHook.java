@@ -41,7 +41,6 @@ public final class ProfilerHook implements Hook {
   private Long nextStep;
   private boolean requestTrace;
   private final List<String> written = new ArrayList<>();
-  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param saveSteps trace every this many global steps, or {@code null}
@@ -87,7 +86,6 @@ public final class ProfilerHook implements Hook {
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     Map<?, ?> results = (Map<?, ?>) runValues.results();
     long stale = ((Number) ((NdArray<?>) results.get("global_step")).getObject()).longValue();
-    watch.observe(runContext.session(), stale);
     if (nextStep == null) {
       timer.updateLastTriggeredStep(stale);
     }
