@@ -24,7 +24,7 @@ from jhooks import hooks as pyhooks
 from jhooks.bridge import JavaHook
 from jhooks.bridge.convert.arrays import to_java, to_numpy
 from jhooks.hooks import NanLossDuringTrainingError
-from jhooks.tf import to_tf_hooks
+from jhooks.tf import GraphNameError, to_tf_hooks
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -217,6 +217,21 @@ def test_java_feed_fn_hook_feeds_the_placeholder_that_trains_the_model():
     assert calls == [0, 1, 2, 3]
     assert final.final_ops_values == reference(feed=True)
     assert final.final_ops_values != reference(feed=False)
+
+
+def test_a_java_hook_feeding_bools_into_a_float_tensor_is_refused_by_the_python_driver():
+    # TF's session would feed them as 1.0/0.0; the contract (and the JVM driver) refuse a non-number
+    supplier = jpype.JProxy(
+        "java.util.function.Supplier", dict={"get": lambda: java_map({"x:0": to_java(np.ones([4], bool))})}
+    )
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        with pytest.raises(GraphNameError) as err:
+            train([JavaHook(J("FeedFnHook")(supplier))], m, 1)
+    assert "FeedFnHook" in str(err.value) and err.value.callback == "beforeSessionRun"
+    assert err.value.name == "x:0" and str(err.value).endswith(
+        "cannot be fed a value of shape (4,) (bool) as float32: only numbers convert to other number types"
+    )
 
 
 # --- ProgressBarHook ------------------------------------------------------------------------------
