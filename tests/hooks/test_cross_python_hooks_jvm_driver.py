@@ -22,6 +22,7 @@ import pytest
 import tensorflow as tf
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
+import jhooks
 from jhooks import hooks as pyhooks
 from jhooks.bridge import as_java_hook
 from jhooks.bridge.convert.arrays import to_numpy
@@ -264,6 +265,35 @@ def test_python_nan_tensor_hook_error_crosses_the_jvm_driver_as_itself():
 def test_python_nan_tensor_hook_without_fail_stops_the_jvm_session():
     out = run_jvm([pyhooks.NanTensorHook("loss:0", failOnNanLoss=False)], recipe_graph(nanLossAtStep=3), 10)
     assert out == {"runs": 3, "stopped": True, "lastStep": 3}
+
+
+# --- a callback patched on the instance -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("when", ["before registration", "after registration"])
+def test_a_python_hook_patched_with_the_wrong_signature_fails_at_its_first_call_on_the_jvm(when):
+    hook = pyhooks.StopAtStepHook(numSteps=10)
+    java_hook = as_java_hook(hook) if when == "after registration" else None
+    hook.afterSessionRun = lambda runContext: None  # one parameter short
+    with pytest.raises(jhooks.HookValidationError) as err:
+        run_jvm([java_hook or hook], recipe_graph(), 3)
+    # the message validate_hook gives the same signature on the class
+    assert str(err.value) == (
+        "jhooks.hooks.stop_at_step.StopAtStepHook.afterSessionRun has the wrong signature; "
+        "expected afterSessionRun(self, runContext, runValues)"
+    )
+
+
+def test_a_python_hook_patched_before_registration_with_a_callback_its_class_lacks_is_called_on_the_jvm():
+    seen = []
+
+    class Plain(jhooks.Hook):
+        pass
+
+    hook = Plain()
+    hook.afterSessionRun = lambda runContext, runValues: seen.append("after")
+    assert run_jvm([hook], recipe_graph(), 3)["runs"] == 3
+    assert seen == ["after"] * 3
 
 
 # --- CheckpointSaverHook and AsyncCheckpointSaverHook without explicit variables ------------------
