@@ -46,8 +46,8 @@ def test_a_patched_callback_that_fits_is_called(graph):
     seen = []
     hook = pyhooks.StopAtStepHook(numSteps=10)
     original = hook.afterSessionRun
-    hook.afterSessionRun = lambda runContext, runValues: seen.append(int(runValues.results)) or original(
-        runContext, runValues
+    hook.afterSessionRun = lambda runContext, runValues: (
+        seen.append(int(runValues.results)) or original(runContext, runValues)
     )
     c = Counter()
     with open_session("monitored", [hook]) as sess:
