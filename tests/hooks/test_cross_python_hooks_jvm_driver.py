@@ -325,8 +325,18 @@ def test_python_and_java_profiler_hooks_write_chrome_traces_of_jvm_runs(tmp_path
     java = JHook("ProfilerHook")(Int(2), None, str(tmp_path / "java"), None, jpype.JBoolean(True))
     assert run_jvm([python, java], recipe_graph(), 5)["runs"] == 5
     for who in ("python", "java"):
-        names = sorted(os.listdir(tmp_path / who))
+        names = sorted(n for n in os.listdir(tmp_path / who) if not n.startswith("events.out.tfevents."))
         assert names == ["timeline-2.json", "timeline-4.json"], who
+        # as TF's ProfilerHook: each traced run's RunMetadata in the event file, tagged step_N
+        tagged = [
+            e.tagged_run_metadata
+            for f in os.listdir(tmp_path / who)
+            if f.startswith("events.out.tfevents.")
+            for e in tf.compat.v1.train.summary_iterator(str(tmp_path / who / f))
+            if e.HasField("tagged_run_metadata")
+        ]
+        assert [t.tag for t in tagged] == ["step_2", "step_4"], who
+        assert all(len(tf.compat.v1.RunMetadata.FromString(t.run_metadata).step_stats.dev_stats) > 0 for t in tagged)
         for name in names:
             with open(tmp_path / who / name, encoding="utf-8") as f:
                 events = json.load(f)["traceEvents"]
