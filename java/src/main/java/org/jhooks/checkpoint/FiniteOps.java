@@ -68,11 +68,6 @@ public final class FiniteOps {
       }
       return out;
     }
-
-    /** The checked keys, in the order of the per-tensor check. */
-    public List<String> keys() {
-      return keys;
-    }
   }
 
   /** Whether tensors of {@code dtype} (a ref dtype counts as its value type) are checked. */
