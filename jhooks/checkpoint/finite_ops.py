@@ -32,7 +32,7 @@ def build(tf: Any, tensors: Mapping[str, Any], name: str) -> tuple[Any, Any, lis
         sums, each = [], []
         for key in keys:
             x = tensors[key]
-            with tf.compat.v1.colocate_with(x.op):
+            with tf.device(x.device):  # beside the tensor: no copy of it to another device
                 sums.append(tf.math.is_finite(tf.reduce_sum(x)))
                 each.append(tf.reduce_all(tf.math.is_finite(x)))
         if keys:
