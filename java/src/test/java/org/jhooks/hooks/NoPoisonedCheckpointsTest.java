@@ -231,4 +231,21 @@ public class NoPoisonedCheckpointsTest {
       }
     }
   }
+
+  @Test
+  public void theDriversDefaultSaverRefusesWeightsNanBeforeTheLoss() throws IOException {
+    Path dir = tmp.newFolder().toPath();
+    try (Graph g = nanWeightsFirstGraph();
+        MonitoredSession s =
+            MonitoredTrainingSession.builder(g)
+                .checkpointDir(dir)
+                .saveCheckpointSteps(1)
+                .logStepCountSteps(0)
+                .build()) {
+      for (int i = 0; i < POISONED + 2 && !s.shouldStop(); i++) {
+        s.run("train");
+      }
+    }
+    assertNoPoison(dir, POISONED - 1);
+  }
 }
