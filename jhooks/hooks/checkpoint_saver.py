@@ -238,6 +238,29 @@ class CheckpointSaverHook(Hook):
         )
         return False
 
+    @staticmethod
+    def _ownCheck(session: Any) -> list[str] | None:
+        """The view's ``nonFiniteVariables()`` (its check of what ``save`` writes), or None when it
+        has none (a view without the method, or one raising NotImplementedError)."""
+        check = getattr(session, "nonFiniteVariables", None)
+        if check is None:
+            return None
+        try:
+            return list(check())
+        except NotImplementedError:
+            return None
+
+    @staticmethod
+    def _listsVariables(session: Any) -> bool:
+        listing = getattr(session, "saveableVariables", None)
+        if listing is None:
+            return False
+        try:
+            listing()
+        except NotImplementedError:
+            return False
+        return True
+
     def _refuseNonFinite(self, step: int, callback: str, variables: list[str]) -> bool:
         """Logs the WARNING for a checkpoint not written because ``variables`` (checkpoint keys)
         hold a NaN or an infinity; returns False (no listener asked to stop)."""
@@ -260,15 +283,10 @@ class CheckpointSaverHook(Hook):
         if not self._decideSave(session, step, callback):
             return False
         prefix = self._prefix(step)
-        ownCheck = getattr(session, "nonFiniteVariables", None)
         try:
-            if self._saver.variables() is None and ownCheck is not None:
-                nonFinite = ownCheck()
-                if nonFinite:
-                    return self._refuseNonFinite(step, callback, nonFinite)
-                logger.info("Saving checkpoints for %d into %s.", step, prefix)
-                session.save(prefix)
-            elif self._saver.variables() is not None or hasattr(session, "saveableVariables"):
+            explicit = self._saver.variables() is not None
+            nonFinite = None if explicit else self._ownCheck(session)
+            if nonFinite is None and (explicit or self._listsVariables(session)):
                 step, values = self._snapshot(session, step)
                 prefix = self._prefix(step)
                 nonFinite = self._writer().nonFinite(values)
@@ -276,7 +294,9 @@ class CheckpointSaverHook(Hook):
                     return self._refuseNonFinite(step, callback, nonFinite)
                 logger.info("Saving checkpoints for %d into %s.", step, prefix)
                 self._writer().writeSnapshot(prefix, values)
-            else:  # a view that can neither check nor list its variables: written unchecked
+            elif nonFinite:
+                return self._refuseNonFinite(step, callback, nonFinite)
+            else:  # checked by the view, or a view that can neither check nor list its variables
                 logger.info("Saving checkpoints for %d into %s.", step, prefix)
                 session.save(prefix)
             self._recordOnDisk(step, prefix, callback)
