@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """Usage errors (LauncherError, JvmError: e.g. a Python TensorFlow the JVM cannot share) are
     raised for jhooks.cli.main to print as one line."""
     from jhooks.bridge.launcher import LauncherError, launch
+    from jhooks.cli import extensions
 
     parsed = _split(args)
     args.debug = parsed.debug  # given after MAIN_CLASS: main reads it from the outer namespace
@@ -71,4 +72,6 @@ def run(args: argparse.Namespace) -> int:
                 f"--classpath entry {entry!r} does not exist (relative to {os.getcwd()}); "
                 "give the path of your app's jar or classes directory"
             )
+    # the jars of the other installed jhooks distributions (the example apps of jhooks-demo, ...)
+    extra += [j for j in extensions.classpath() if j not in extra]
     return launch(parsed.main_class, parsed.app_args, parsed.hook, extra)

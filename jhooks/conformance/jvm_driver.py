@@ -11,6 +11,7 @@ from typing import Any
 
 from jhooks.bridge.exceptions import python_errors
 from jhooks.conformance import scripted_hook, standard_hooks
+from jhooks.conformance.jars import start_jvm
 from jhooks.conformance.recording import JavaBackedRecorder
 
 
@@ -50,8 +51,8 @@ def run(
     either bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
     from jhooks.bridge.backend import current
 
+    start_jvm(natives=True)
     backend = current()
-    backend.start(natives=True)
     proxy = backend.proxy("org.jhooks.conformance.ForeignHooks", ForeignHooks())
     scenario_json = backend.jclass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
     java_languages = backend.jclass("java.util.ArrayList")()

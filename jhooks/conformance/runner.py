@@ -73,10 +73,10 @@ def observe(
 
     the_driver = driver.get(combo.driver)
     if "java" in languages:
-        from jhooks.bridge import jvm
+        from jhooks.conformance.jars import start_jvm
         from jhooks.conformance.recording import JavaBackedRecorder
 
-        jvm.start()
+        start_jvm()
         recorder: Any = JavaBackedRecorder()
     else:
         from jhooks.conformance.scripted_hook import Recorder

@@ -116,8 +116,9 @@ class UserHookCheck:
         """The Java ``Supplier<Hook>`` of ``javaFactory`` (resolved once; starts the JVM)."""
         if self._javaFactory is None:
             from jhooks.bridge import jvm
+            from jhooks.conformance.jars import start_jvm
 
-            jvm.start()
+            start_jvm()
             class_name = self._javaSpec.split("::", 1)[0] if self._javaSpec else ""
             loader = jvm.find_class(class_name).class_.getClassLoader()
             import jpype

@@ -102,9 +102,9 @@ def run_ps(spec: dict[str, Any]) -> None:
 
 
 def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
-    from jhooks.bridge import jvm
+    from jhooks.demo.jars import start_jvm
 
-    jvm.start()  # before TensorFlow: one runtime, shared with the JVM
+    start_jvm()  # before TensorFlow: one runtime, shared with the JVM
     import jpype
     import tensorflow as tf
 
@@ -181,9 +181,9 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
 def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     from pathlib import Path
 
-    from jhooks.bridge import jvm
+    from jhooks.demo.jars import start_jvm
 
-    jvm.start(natives=True)
+    start_jvm(natives=True)
     import jpype
 
     from jhooks.bridge.python_hooks import as_java_hook
