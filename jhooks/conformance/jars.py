@@ -1,11 +1,11 @@
-"""The Java side of the conformance suite: the jhooks-conformance jar (org.jhooks.conformance,
-org.jhooks.testing and the scenario data), which the JVM driver and Java scripted hooks run.
+"""The Java side of the conformance suite on the JVM's classpath: the jhooks-conformance jar
+(org.jhooks.conformance, org.jhooks.testing and the scenario data), which the JVM driver and Java
+scripted hooks run.
 
-An installed jhooks-conformance wheel carries it in ``jhooks/conformance/_jars/``; a checkout's
-Gradle build writes it to ``build/libs/`` (and lists it in build/jhooks-classpath.txt). The
-library's classpath has only the library (docs/build.md, "Artifacts"), so the suite adds this jar
-when it starts the JVM (:func:`start_jvm`); ``python -m jhooks java`` adds it through the entry
-point ``jhooks.classpath``.
+The library's classpath holds the library only (docs/build.md, "Artifacts"). An installed
+jhooks-conformance wheel carries the jar in ``jhooks/conformance/_jars/``, which the suite adds when
+it starts the JVM (:func:`start_jvm`) and ``python -m jhooks java`` through the entry point
+``jhooks.classpath``; a checkout's build/jhooks-classpath.txt lists it with the library.
 """
 
 from __future__ import annotations
@@ -13,27 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from jhooks.api.version import VERSION
 from jhooks.bridge import jvm
 from jhooks.bridge.backend import current, embedded
-from jhooks.bridge.classpath import ClasspathError
-
-JAR = f"jhooks-conformance-{VERSION}.jar"
-_PACKAGE = Path(__file__).resolve().parent
 
 
 def jars() -> list[str]:
-    """The jhooks-conformance jar, an absolute path: the installed one, else the checkout's. Raises
-    ClasspathError naming both places when neither exists."""
-    installed = _PACKAGE / "_jars" / JAR
-    built = _PACKAGE.parent.parent / "build" / "libs" / JAR
-    for jar in (installed, built):
-        if jar.is_file():
-            return [str(jar)]
-    raise ClasspathError(
-        f"the conformance jar {JAR} is neither in {installed.parent} (reinstall jhooks-conformance {VERSION}) "
-        f"nor in {built.parent} (in a checkout: gradle assemble, which scripts/setup runs)"
-    )
+    """The jars this wheel carries, absolute paths; none in a checkout."""
+    return sorted(str(j) for j in (Path(__file__).resolve().parent / "_jars").glob("*.jar"))
 
 
 def start_jvm(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None:
