@@ -61,10 +61,7 @@ def test_every_non_python_file_under_jhooks_is_package_data():
     data = sorted(
         str(p.relative_to(package))
         for p in package.rglob("*")
-        if p.is_file()
-        and p.suffix not in (".py", ".pyc")
-        and "__pycache__" not in p.parts
-        and "_jars" not in p.parts
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts and "_jars" not in p.parts
     )
     missing = [f for f in data if not any(fnmatch.fnmatch(f, pat) for pat in patterns)]
     assert "demo/data/wdbc.csv" in data and "conformance/data/scenario-index.json" in data
