@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from jhooks.bridge import jvm
-from jhooks.bridge.backend import current, embedded
+from jhooks.bridge.backend.choice import embedded
+from jhooks.bridge.process import jvm
 
 
 def jars() -> list[str]:
@@ -23,10 +23,11 @@ def jars() -> list[str]:
 
 
 def start_jvm(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None:
-    """``jhooks.bridge.jvm.start`` with the conformance jar on the classpath (added to a JVM that
-    already runs). Embedded in a JVM by jep, this interpreter cannot change that JVM's classpath:
-    whoever started it put the jar there (docs/conformance.md, "Runners")."""
+    """``jhooks.bridge.process.jvm.start`` with the conformance jar on the classpath (added to a JVM
+    that already runs). Embedded in a JVM by jep, this interpreter cannot change that JVM's
+    classpath: whoever started it put the jar there (docs/conformance.md, "Runners"), and
+    ``jvm.ensure_running`` has nothing to start."""
     if embedded():
-        current().start(natives=natives)
+        jvm.ensure_running(natives=natives)
         return
     jvm.start([*jars(), *extra_classpath], natives=natives)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 
 
 def jars() -> list[str]:
@@ -20,5 +20,5 @@ def jars() -> list[str]:
 
 
 def start_jvm(*, natives: bool = False) -> None:
-    """``jhooks.bridge.jvm.start`` with the demo jar on the classpath (added to a JVM that already runs)."""
+    """``jhooks.bridge.process.jvm.start`` with the demo jar on the classpath (added to a JVM that already runs)."""
     jvm.start(jars(), natives=natives)
