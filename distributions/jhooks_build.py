@@ -36,6 +36,10 @@ def build_py_with_jars(gradle_tasks: list[str], jars: str, package: str) -> type
 
     class BuildPyWithJars(build_py):
         def run(self) -> None:
+            if not getattr(self, "editable_mode", False):
+                # setuptools reuses build/lib between builds: a module moved or deleted since the last
+                # build would stay there and go into the wheel
+                shutil.rmtree(os.path.join(self.build_lib, package.split(".")[0]), ignore_errors=True)
             super().run()
             if shutil.which("gradle") and os.path.exists(os.path.join(ROOT, "build.gradle")):
                 subprocess.run(["gradle", "-q", "--console=plain", *gradle_tasks], cwd=ROOT, check=True)

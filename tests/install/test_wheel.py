@@ -97,8 +97,11 @@ def test_the_library_wheel_and_its_jar_hold_only_the_library(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         metadata = z.read(f"jhooks-{VERSION}.dist-info/METADATA").decode()
-    assert "jhooks/cli/main.py" in names and "jhooks/bridge/jvm.py" in names
+    assert "jhooks/cli/main.py" in names and "jhooks/bridge/process/jvm.py" in names
     assert [n for n in names if n.startswith(NOT_LIBRARY_PYTHON)] == []
+    sources = glob.glob(os.path.join(REPO, "jhooks", "**", "*.py"), recursive=True)
+    library = sorted(n for n in (os.path.relpath(p, REPO) for p in sources) if not n.startswith(NOT_LIBRARY_PYTHON))
+    assert sorted(n for n in names if n.endswith(".py")) == library  # none left over from an earlier build
     jar = _jar_names(wheel, f"jhooks/_jars/jhooks-{VERSION}.jar")
     assert "org/jhooks/Hook.class" in jar and "org/jhooks/tf/MonitoredSession.class" in jar
     assert [n for n in jar if n.startswith(NOT_LIBRARY_JAVA) or n.endswith(".json")] == []
@@ -130,6 +133,8 @@ def test_the_other_wheels_hold_their_package_and_their_jar(wheels, name, package
         metadata = z.read(dist_info + "METADATA").decode()
         entry_points = z.read(dist_info + "entry_points.txt").decode()
     assert [n for n in names if not n.startswith((*package, dist_info))] == []  # no jhooks/__init__.py
+    sources = [p for d in package for p in glob.glob(os.path.join(REPO, d, "**", "*.py"), recursive=True)]
+    assert sorted(n for n in names if n.endswith(".py")) == sorted(os.path.relpath(p, REPO) for p in sources)
     jar = f"{package[0]}_jars/{name}-{VERSION}.jar"
     assert jar in names
     entries = _jar_names(wheel, jar)
