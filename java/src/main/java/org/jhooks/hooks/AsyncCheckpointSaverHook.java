@@ -123,7 +123,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       long t0 = System.nanoTime();
       awaitQuietly(previous);
       log.log(
-          System.Logger.Level.INFO,
+          System.Logger.Level.DEBUG,
           String.format(
               "%s: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
               name, decidedStep, (System.nanoTime() - t0) / 1e9, previous.step, overlapCount));

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.HookException;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.Checkpoints;
@@ -45,8 +46,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   /** The metric index file in the sub-directory. */
   public static final String INDEX_FILE = "best_checkpoints.json";
 
-  private static final System.Logger LOG =
-      System.getLogger("org.jhooks.hooks.BestCheckpointsListener");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.BestCheckpointsListener");
   private static final Gson GSON = new GsonBuilder().setPrettyPrinting().create();
 
   private final String checkpointDir;

@@ -1,5 +1,6 @@
 package org.jhooks.hooks;
 
+import org.jhooks.Logs;
 import org.jhooks.Session;
 
 /**
@@ -17,7 +18,7 @@ import org.jhooks.Session;
  * log_first_n} per process); jhooks from each hook. Not thread-safe.
  */
 public final class GlobalStepWatch {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.GlobalStepWatch");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.GlobalStepWatch");
   static final int MAX_WARNINGS = 5;
 
   private boolean observed;

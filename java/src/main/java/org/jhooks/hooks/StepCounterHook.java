@@ -2,6 +2,7 @@ package org.jhooks.hooks;
 
 import java.util.OptionalLong;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -18,7 +19,7 @@ import org.tensorflow.ndarray.NdArray;
  * is re-read raw, and the rate is (steps since last trigger) / (seconds since last trigger).
  */
 public final class StepCounterHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.StepCounterHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.StepCounterHook");
 
   private final SecondOrStepTimer timer;
   private final HookEventWriter writer;
