@@ -15,7 +15,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m jhooks", description="TensorFlow training hooks that behave the same in Python and on the JVM."
     )
     parser.add_argument("--version", action="version", version=f"jhooks {VERSION}")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of a usage error")
+    parser.add_argument(
+        "--verbose", "--debug", dest="verbose", action="store_true", help="show the traceback of a usage error"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
@@ -27,23 +29,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _usage_errors() -> tuple[type[BaseException], ...]:
-    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2."""
+    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2 (a
+    ``--hook`` class whose callbacks have the wrong signature included: HookValidationError)."""
+    from jhooks.api.validation import HookValidationError
     from jhooks.bridge.classpath import ClasspathError
     from jhooks.bridge.jvm import JavaClassNotFoundError, JvmError
     from jhooks.bridge.launcher import LauncherError
 
-    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
+    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError, HookValidationError)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs a subcommand. A usage error (a ``--hook`` that cannot be imported or built, a missing
     ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
-    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback."""
+    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--verbose`` adds the traceback."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
     except _usage_errors() as e:
-        if getattr(args, "debug", False):
+        if getattr(args, "verbose", False):
             traceback.print_exc()
         print(f"python -m jhooks {args.command}: {e}", file=sys.stderr)
         return 2
