@@ -32,9 +32,9 @@ def _usage_errors() -> tuple[type[BaseException], ...]:
     """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2 (a
     ``--hook`` class whose callbacks have the wrong signature included: HookValidationError)."""
     from jhooks.api.validation import HookValidationError
-    from jhooks.bridge.classpath import ClasspathError
-    from jhooks.bridge.jvm import JavaClassNotFoundError, JvmError
-    from jhooks.bridge.launcher import LauncherError
+    from jhooks.bridge.launcher.specs import LauncherError
+    from jhooks.bridge.process.classpath import ClasspathError
+    from jhooks.bridge.process.errors import JavaClassNotFoundError, JvmError
 
     return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError, HookValidationError)
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from jhooks.api.hook import Hook
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import model
 from jhooks.demo.jvm_part import FINAL_OPS, PartResult, summary_every
@@ -42,9 +42,9 @@ class RestoreProbe(Hook):
 
 
 def _java_map(mapping: dict[str, str]):
-    import jpype
+    from jhooks.bridge import java_class
 
-    m = jpype.JClass("java.util.LinkedHashMap")()
+    m = java_class("java.util.LinkedHashMap")()
     for k, v in mapping.items():
         m.put(k, v)
     return m
@@ -64,42 +64,38 @@ def run(
     """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``
     (``firstStep`` is its global step)."""
     jvm.start()  # before TensorFlow: one runtime, shared with the JVM
-    import jpype
     import tensorflow as tf
 
-    from jhooks.bridge.arrays import to_numpy
-    from jhooks.bridge.java_hooks import JavaHook
+    from jhooks.bridge import java_class
+    from jhooks.bridge.convert.arrays import to_numpy
+    from jhooks.bridge.hooks.java_hooks import JavaHook
     from jhooks.tf import to_tf_hooks
 
     hooks_pkg = "org.jhooks.hooks."
     java_saver = (
-        jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook")
+        java_class(hooks_pkg + "AsyncCheckpointSaverHook")
         .builder(checkpointDir)
         .saveSteps(saveSteps)
         .maxToKeep(0)
         .build()
     )
-    java_logger = jpype.JClass(hooks_pkg + "LoggingTensorHook")(
+    java_logger = java_class(hooks_pkg + "LoggingTensorHook")(
         _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}),
-        jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")),
+        java_class("java.lang.Integer").valueOf(logEvery),
         None,
         False,
         None,
     )
-    java_final = jpype.JClass(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
+    java_final = java_class(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
     probe = RestoreProbe()
-    every = jpype.JObject(summary_every(steps), jpype.JClass("java.lang.Integer"))
-    counter = jpype.JClass(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
-    summaries = jpype.JClass(hooks_pkg + "SummarySaverHook")(
-        every, None, tensorboardDir, None, None, model.LOSS_SUMMARY
-    )
+    every = java_class("java.lang.Integer").valueOf(summary_every(steps))
+    counter = java_class(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
+    summaries = java_class(hooks_pkg + "SummarySaverHook")(every, None, tensorboardDir, None, None, model.LOSS_SUMMARY)
 
     java_hooks = [java_logger, counter, summaries, java_saver, java_final]
     if progress:
-        last = jpype.JObject(firstStep + steps, jpype.JClass("java.lang.Long"))
-        java_hooks.append(
-            jpype.JClass(hooks_pkg + "ProgressBarHook")(last, _java_map({"loss": model.LOSS}), None, None)
-        )
+        last = java_class("java.lang.Long").valueOf(firstStep + steps)
+        java_hooks.append(java_class(hooks_pkg + "ProgressBarHook")(last, _java_map({"loss": model.LOSS}), None, None))
 
     demo = model.build(demo_data.load(csv), learningRate)
     with demo.graph.as_default():

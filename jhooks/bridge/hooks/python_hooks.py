@@ -1,0 +1,323 @@
+"""Python hooks and listeners in JVM-driven sessions.
+
+``as_java_hook(hook)`` gives a Java ``org.jhooks.Hook`` (an ``org.jhooks.bridge.PythonHook``
+around a JPype proxy; a ``PythonModelDependentHook`` for a ``jhooks.ModelDependentHook``). The
+Python hook sees:
+
+- the Java session as a :class:`~jhooks.bridge.hooks.sessions.JavaSession` (numpy in and out);
+- a ``SessionRunContext`` whose ``originalArgs`` are the caller's args with numpy feeds and whose
+  ``requestStop()`` sets the Java context's flag;
+- a :class:`~jhooks.bridge.hooks.sessions.JavaCoordinator` over the Java coordinator;
+- ``runValues.results`` as read-only numpy arrays in the structure of the fetches it returned
+  (tuples kept): views of the JVM driver's values for large float32/float64/int32/int64 ones (no
+  copy; they keep the Java memory alive while referenced), read-only copies otherwise
+  (:func:`jhooks.bridge.convert.arrays.view_to_numpy`); ``copy()`` gives a writable array.
+
+Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python exception leaves as an
+``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL
+(on the jep backend through the calling thread's own interpreter, jhooks.bridge.backend.jep_backend).
+``as_java_listener`` does the same for ``CheckpointSaverListener``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from threading import get_ident
+from typing import Any
+
+from jhooks.api.errors import HookError
+from jhooks.api.hook import Hook
+from jhooks.api.listener import CheckpointSaverListener, SaveDecision
+from jhooks.api.model import ModelDependentHook
+from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
+from jhooks.api.validation import validate_hook
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import arrays, values
+from jhooks.bridge.hooks.java_backed import JavaBacked
+from jhooks.bridge.hooks.sessions import JavaCoordinator, python_session
+from jhooks.bridge.process import gc_link, jvm
+from jhooks.bridge.process.calls import from_java, python_errors
+
+
+def _name(obj: Any) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}"
+
+
+class JavaRunContext(SessionRunContext):
+    """A Python run context over a Java ``org.jhooks.SessionRunContext``; the stop flag is Java's.
+
+    ``originalArgs`` and ``session`` are translated on first use (most hooks never read them), then
+    kept: every Python hook of the run shares this view.
+    """
+
+    def __init__(self, java: Any) -> None:  # super().__init__ is replaced by the lazy fields
+        self.java = java
+        self.hookFetches: dict = {}  # id(python hook) -> the fetches it returned for this run
+        self._originalArgs: Any = _UNSET
+        self._session: Any = _UNSET
+
+    @property
+    def originalArgs(self) -> Any:
+        if self._originalArgs is _UNSET:
+            self._originalArgs = values.run_args_to_python(self.java.originalArgs())
+        return self._originalArgs
+
+    @originalArgs.setter
+    def originalArgs(self, value: Any) -> None:
+        self._originalArgs = value
+
+    @property
+    def session(self) -> Any:
+        if self._session is _UNSET:
+            global _last_session
+            java = self.java.session()
+            last = _last_session
+            if last is not None and java is not None and last.java.equals(java):
+                self._session = last  # the same Java session as the last run's: its view (cached name)
+            else:
+                self._session = _last_session = python_session(java)
+        return self._session
+
+    @session.setter
+    def session(self, value: Any) -> None:
+        self._session = value
+
+    def requestStop(self) -> None:
+        self.java.requestStop()
+
+    @property
+    def stopRequested(self) -> bool:
+        return bool(self.java.stopRequested())
+
+
+_UNSET = object()
+_last_session: Any = None  # the Python view of the Java session of the last run context asked for one
+
+# Python views of the Java run contexts in flight, by org.jhooks.bridge.RunContextIds id, so
+# before/after of one run (and all Python hooks of it) share one view.
+_VIEWS_MAX = 64
+_views: OrderedDict[int, JavaRunContext] = OrderedDict()
+_views_lock = threading.Lock()
+_context_ids: Any = None
+
+
+_current: dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
+
+
+def _context_view(context_id: int) -> JavaRunContext:
+    _current[get_ident()] = context_id
+    view = _views.get(context_id)
+    if view is not None:
+        return view
+    global _context_ids
+    if _context_ids is None:
+        _context_ids = _backend().jclass("org.jhooks.bridge.RunContextIds")
+    java = _context_ids.context(context_id)
+    if java is None:
+        raise RuntimeError(f"the Java run context #{context_id} is gone (collected)")
+    with _views_lock:
+        view = _views.get(context_id)
+        if view is None:
+            view = _views[context_id] = JavaRunContext(java)
+            while len(_views) > _VIEWS_MAX:
+                _views.popitem(last=False)
+    return view
+
+
+# Java SessionRunArgs of fetch-only args with one fetch name, by name: immutable in Java (a String
+# fetch, no feeds, no options), so shared by every run that returns the same name (most hooks).
+_ARGS_MAX = 256
+_java_args: dict[str, Any] = {}
+
+
+def _args_to_java(args: SessionRunArgs) -> Any:
+    fetches = args.fetches
+    if args.feeds or args.options is not None or not isinstance(fetches, str):
+        return values.run_args_to_java(args)
+    cached = _java_args.get(fetches)
+    if cached is None:
+        if len(_java_args) >= _ARGS_MAX:
+            _java_args.clear()
+        cached = _java_args[fetches] = values.run_args_to_java(args)
+    return cached
+
+
+def _overrides(hook: Any, callback: str) -> bool:
+    """Whether ``hook`` overrides ``callback`` (in its class or on the instance), i.e. the call
+    is not ``jhooks.Hook``'s no-op."""
+    if callback in getattr(hook, "__dict__", {}):
+        return True
+    return getattr(type(hook), callback, None) is not getattr(Hook, callback)
+
+
+class _HookProxy:
+    """What the Java proxy of a Python hook calls (``org.jhooks.bridge.PythonHookTarget``)."""
+
+    def __init__(self, hook: Hook, to_bytes: Callable[[Any], bytes]) -> None:
+        self.hook = hook
+        self.key = id(hook)
+        self._to_bytes = to_bytes  # the backend's, bound once
+
+    @python_errors
+    def begin(self) -> None:
+        self.hook.begin()
+
+    @python_errors
+    def beginSession(self) -> None:
+        self.hook.beginSession()
+
+    @python_errors
+    def afterCreateSession(self, session: Any, coord: Any) -> None:
+        self.hook.afterCreateSession(python_session(session), None if coord is None else JavaCoordinator(coord))
+
+    @python_errors
+    def beforeSessionRun(self, contextId: Any) -> Any:
+        return self._before(_context_view(contextId))
+
+    def _before(self, view: JavaRunContext) -> Any:
+        args = self.hook.beforeSessionRun(view)
+        if args is None:
+            view.hookFetches[self.key] = None
+            return None
+        if not isinstance(args, SessionRunArgs):
+            raise TypeError(
+                f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
+                "expected jhooks.SessionRunArgs or None"
+            )
+        view.hookFetches[self.key] = args.fetches
+        return _args_to_java(args)
+
+    @python_errors
+    def beforeSessionRunSameContext(self) -> Any:
+        # this thread's context crossed before (its id in _current): its view is usually cached
+        contextId = _current[get_ident()]
+        view = _views.get(contextId)
+        return self._before(_context_view(contextId) if view is None else view)
+
+    @python_errors
+    def afterSessionRunSameContext(self, runValues: Any) -> None:
+        _after_unwrapped(self, _current[get_ident()], runValues)
+
+    @python_errors
+    def afterSessionRunPacked(self, packedResults: Any) -> None:
+        """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
+        metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
+        view = _context_view(_current[get_ident()])
+        results = arrays.from_packed(self._to_bytes(packedResults))
+        self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
+
+    @python_errors
+    def afterSessionRun(self, contextId: Any, runValues: Any) -> None:
+        view = _context_view(contextId)
+        fetches = view.hookFetches.get(self.key)
+        py_values = SessionRunValues(
+            results=values.results_to_python(runValues.results(), fetches, arrays.view_to_numpy),
+            options=values.options_to_python(runValues.options()),
+            runMetadata=values.run_metadata_to_python(runValues.runMetadata()),
+        )
+        self.hook.afterSessionRun(view, py_values)
+
+    @python_errors
+    def end(self, session: Any) -> None:
+        self.hook.end(python_session(session))
+
+    @python_errors
+    def onError(self, session: Any, error: Any) -> None:
+        # still in flight on the JVM: its Java stack note is added when it finally crosses
+        error = _backend().wrap(error)
+        self.hook.onError(None if session is None else python_session(session), from_java(error, note=False))
+
+    @python_errors
+    def close(self) -> None:
+        close = getattr(self.hook, "close", None)
+        if callable(close):
+            close()
+
+    def toString(self) -> str:
+        return _name(self.hook) + " (Python)"
+
+
+# afterSessionRunSameContext runs the plain body (its own python_errors already guards it).
+_after_unwrapped: Callable[..., Any] = vars(_HookProxy)["afterSessionRun"].__wrapped__
+
+
+class _ModelSink:
+    """What the Java ``Consumer<ModelInstance>`` of a Python ModelDependentHook calls."""
+
+    def __init__(self, hook: ModelDependentHook) -> None:
+        self.hook = hook
+
+    @python_errors
+    def accept(self, model: Any) -> None:
+        self.hook.modelInstance = values.model_to_python(model)
+
+
+def as_java_hook(hook: Hook) -> Any:
+    """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a ``JavaHook`` gives its Java hook.
+
+    ``beforeSessionRun``/``afterSessionRun`` that ``hook`` does not override (checked now, on its
+    class and instance) are not called across the bridge: they are ``jhooks.Hook``'s no-ops.
+    Raises ``jhooks.HookValidationError`` for a hook that cannot be registered (validate_hook).
+    """
+    if isinstance(hook, JavaBacked) and isinstance(hook, Hook):
+        return hook.java
+    validate_hook(hook)
+    jvm.ensure_running()
+    backend = _backend()
+    gc_link.freeze_startup_objects()
+    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", _HookProxy(hook, backend.to_bytes))
+    before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
+    if isinstance(hook, ModelDependentHook):
+        consumer = backend.proxy("java.util.function.Consumer", _ModelSink(hook))
+        return backend.jclass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer, before, after)
+    return backend.jclass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after)
+
+
+class _ListenerProxy:
+    def __init__(self, listener: CheckpointSaverListener) -> None:
+        self.listener = listener
+
+    @python_errors
+    def begin(self) -> None:
+        self.listener.begin()
+
+    @python_errors
+    def beforeSave(self, session: Any, globalStep: Any) -> None:
+        self.listener.beforeSave(python_session(session), int(globalStep))
+
+    @python_errors
+    def decideSave(self, session: Any, globalStep: Any) -> Any:
+        """The Python listener's decision as a Java ``org.jhooks.SaveDecision``."""
+        decide = getattr(self.listener, "decideSave", None)
+        if decide is None:  # a listener not derived from jhooks.CheckpointSaverListener
+            decide = CheckpointSaverListener.decideSave.__get__(self.listener)
+        decision = decide(python_session(session), int(globalStep))
+        if not isinstance(decision, SaveDecision):  # on a Python saver: HookError naming the saver too
+            raise HookError(
+                f"CheckpointSaverListener {self.listener!r}",
+                "beforeSave",
+                f"returned {type(decision).__name__} {decision!r} for step {int(globalStep)} to a Java saver; "
+                "expected None or jhooks.SaveDecision",
+            )
+        return getattr(_backend().jclass("org.jhooks.SaveDecision"), decision.name)
+
+    @python_errors
+    def afterSave(self, session: Any, globalStep: Any) -> bool:
+        return bool(self.listener.afterSave(python_session(session), int(globalStep)))
+
+    @python_errors
+    def end(self, session: Any, globalStep: Any) -> None:
+        self.listener.end(python_session(session), int(globalStep))
+
+
+def as_java_listener(listener: CheckpointSaverListener) -> Any:
+    """A Java ``org.jhooks.CheckpointSaverListener`` calling the Python ``listener``; a
+    ``JavaCheckpointSaverListener`` gives its Java listener."""
+    if isinstance(listener, JavaBacked) and isinstance(listener, CheckpointSaverListener):
+        return listener.java
+    jvm.ensure_running()
+    backend = _backend()
+    proxy = backend.proxy("org.jhooks.CheckpointSaverListener", _ListenerProxy(listener))
+    return backend.jclass("org.jhooks.bridge.PythonCheckpointSaverListener")(proxy, _name(listener))
