@@ -39,11 +39,6 @@ public final class PythonModelDependentHook extends ModelDependentHook
     this.onModel = onModel;
   }
 
-  /** The Python hook's {@code module.Class}. */
-  public String pythonName() {
-    return hook.pythonName();
-  }
-
   @Override
   public void begin() {
     hook.begin();
