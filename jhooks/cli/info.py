@@ -21,21 +21,33 @@ def _version(distribution: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Prints jhooks/Python, TensorFlow, JPype and tensorflow-java versions, how a JVM would start
-    here (sharing Python's TensorFlow runtime, tensorflow-java's own, or Java hooks only, and why),
-    the JavaCPP cache and the classpath; exit status 1 when the classpath cannot be found or its
-    jhooks jar is another version. Starts no JVM, imports no TF."""
+    """Prints jhooks/Python, jhooks's other distributions, TensorFlow, JPype, Java and
+    tensorflow-java versions, how a JVM would start here (sharing Python's TensorFlow runtime,
+    tensorflow-java's own, or Java hooks only, and why), the JavaCPP cache and the classpath (with
+    the jars of the other distributions); exit status 1 when there is no JDK 17+, or the classpath
+    cannot be found or its jhooks jar is another version. Starts no JVM, imports no TF."""
     import jhooks
-    from jhooks.bridge.process import runtime
+    from jhooks.bridge.process import jvm, runtime
     from jhooks.bridge.process.classpath import ClasspathError, classpath
+    from jhooks.bridge.process.errors import JvmError
+    from jhooks.cli import extensions
 
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
+    for distribution in sorted(set(extensions.ELSEWHERE.values())):
+        print(f"{distribution}: {_version(distribution)}")
     print(f"tensorflow: {runtime.installed_tensorflow() or 'not installed'}")
     print(f"jpype: {_version('JPype1')}")
     from jhooks.bridge.backend.jep_backend import jep_jar
 
     jar = jep_jar()
     print(f"jep: {_version('jep')}" + (f" (jar for a JVM started by java: {jar})" if jar else ""))
+    try:
+        java = jvm.java_runtime()
+        print(f"java: {java.version} ({java.home})")
+    except JvmError as e:
+        print(f"java: none: {e}")
+        print("jvm: none: Java hooks, JVM sessions and the launcher need a JDK")
+        return 1
     try:
         jars = classpath()
     except ClasspathError as e:
@@ -46,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tensorflow-java: {tf_java}")
     print(f"jvm: {_mode(runtime, problem)}")
     print(f"javacpp cache: {runtime.javacpp_cache_dir(runtime.tensorflow_wheel_dir() is not None)}")
-    for jar in jars:
+    for jar in jars + [j for j in extensions.classpath() if j not in jars]:
         print(f"classpath: {jar}")
     return 0
 

@@ -1,4 +1,7 @@
-"""``python -m jhooks``: the subcommands and their dispatch."""
+"""``python -m jhooks``: the subcommands and their dispatch. The library's own (``info``, ``java``,
+``jvm-options``) are here; other distributions add theirs through the entry points of
+:mod:`jhooks.cli.extensions` (jhooks-conformance: ``conformance``; jhooks-demo: ``demo``,
+``cluster-demo``)."""
 
 from __future__ import annotations
 
@@ -8,32 +11,44 @@ import sys
 import traceback
 
 from jhooks.api.version import VERSION
-from jhooks.cli import cluster_demo, conformance, demo, info, java, jvm_options
+from jhooks.cli import extensions, info, java, jvm_options
 
 
 def build_parser() -> argparse.ArgumentParser:
+    absent = sorted(f"{c} (pip install {d})" for c, d in extensions.ELSEWHERE.items() if extensions.missing(c))
     parser = argparse.ArgumentParser(
-        prog="python -m jhooks", description="TensorFlow training hooks that behave the same in Python and on the JVM."
+        prog="python -m jhooks",
+        description="TensorFlow training hooks that behave the same in Python and on the JVM.",
+        epilog="not installed here: " + ", ".join(absent) if absent else None,
     )
     parser.add_argument("--version", action="version", version=f"jhooks {VERSION}")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of a usage error")
+    parser.add_argument(
+        "--verbose", "--debug", dest="verbose", action="store_true", help="show the traceback of a usage error"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
     jvm_options.register(sub)
-    demo.register(sub)
-    cluster_demo.register(sub)
-    conformance.register(sub)
+    for register in extensions.commands().values():
+        register(sub)
     return parser
 
 
 def _usage_errors() -> tuple[type[BaseException], ...]:
-    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2."""
+    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2 (a
+    ``--hook`` class whose callbacks have the wrong signature included: HookValidationError)."""
+    from jhooks.api.validation import HookValidationError
     from jhooks.bridge.launcher.specs import LauncherError
     from jhooks.bridge.process.classpath import ClasspathError
     from jhooks.bridge.process.errors import JavaClassNotFoundError, JvmError
 
-    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
+    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError, HookValidationError)
+
+
+def _command(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv``: its first argument that is not an option (the top-level
+    options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def _signalled_sigint() -> bool:
@@ -49,7 +64,7 @@ def _interrupted(args: argparse.Namespace) -> int:
     are ignored while TensorFlow and the JVM shut down (bounded by the signal watchdog), so none
     prints a traceback from an exit handler."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if getattr(args, "debug", False):
+    if getattr(args, "verbose", False):
         traceback.print_exc()
     print(f"python -m jhooks {args.command}: interrupted (Ctrl-C)", file=sys.stderr)
     return 130
@@ -58,9 +73,16 @@ def _interrupted(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Runs a subcommand. A usage error (a ``--hook`` that cannot be imported or built, a missing
     ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
-    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback.
+    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--verbose`` adds the traceback.
     Ctrl-C (``KeyboardInterrupt``, or any error raised after jhooks' SIGINT handler saw one) prints
-    ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130."""
+    ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130.
+    A command of a jhooks distribution that is not installed prints one line naming the pip install
+    and returns 2."""
+    command = _command(sys.argv[1:] if argv is None else argv)
+    why = extensions.missing(command) if command is not None else None
+    if why is not None:
+        print(f"python -m jhooks {command}: {why}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
@@ -69,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors() as e:
         if _signalled_sigint():
             return _interrupted(args)
-        if getattr(args, "debug", False):
+        if getattr(args, "verbose", False):
             traceback.print_exc()
         print(f"python -m jhooks {args.command}: {e}", file=sys.stderr)
         return 2
