@@ -20,6 +20,7 @@ ANY_TF = (
     "tests/tf/*",
     "tests/test_smoke.py::*",
     "tests/hooks/*",
+    "tests/keras/*",
     "tests/bridge/test_python_driver_java_hooks.py::*",
     "tests/bridge/test_java_hook_group.py::*",
     "tests/bridge/test_exceptions.py::*",
