@@ -28,7 +28,7 @@ from jhooks.keras.session_view import GLOBAL_STEP, KerasSessionView
 from jhooks.tf.adapter import raise_hook_failure
 
 # What a ModelDependentHook gets by default: Keras has a loss and a global step, no train op.
-KERAS_MODEL = ModelInstance({ModelInstance.LOSS: "loss", ModelInstance.GLOBAL_STEP: GLOBAL_STEP})
+KERAS_MODEL = ModelInstance({ModelInstance.LOSS: "loss:0", ModelInstance.GLOBAL_STEP: GLOBAL_STEP + ":0"})
 
 _END_OF_INPUT = (tf.errors.OutOfRangeError, StopIteration)
 
@@ -38,7 +38,7 @@ class HookCallback(keras.callbacks.Callback):
 
     Raises HookValidationError at construction for an object that is not a jhooks Hook or whose
     callbacks have wrong signatures. A ModelDependentHook gets ``modelInstance`` (default
-    ``{"loss": "loss", "globalStep": "global_step"}``) here, once.
+    ``{"loss": "loss:0", "globalStep": "global_step:0"}``) here, once.
 
     Per batch, a hook's fetches are read after the batch (values at its end: the batch's
     ``logs``, the variables as updated, the global step already incremented); feeds are refused

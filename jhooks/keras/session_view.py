@@ -121,8 +121,9 @@ class KerasSessionView(Session):
         return CheckpointGuard.attachedTo(self)
 
     def globalStepTensorName(self) -> str:
-        """``"global_step"``: ``model.optimizer.iterations``."""
-        return GLOBAL_STEP
+        """``"global_step:0"``: ``model.optimizer.iterations``, in TensorFlow's tensor spelling (a
+        hook, Java's included, may take a name without ``:N`` for an op run as a target)."""
+        return GLOBAL_STEP + ":0"
 
     def __repr__(self) -> str:
         return f"KerasSessionView({type(self.model).__name__} {getattr(self.model, 'name', '')!r})"
