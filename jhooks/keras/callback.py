@@ -75,8 +75,11 @@ class HookCallback(keras.callbacks.Callback):
 
     def _failed(self, error: BaseException) -> None:
         """``onError`` once for every hook that got ``afterCreateSession`` (not for end of input or
-        a KeyboardInterrupt); what it raises is attached to ``error``."""
+        a KeyboardInterrupt); what it raises is attached to ``error``. Keras re-raises what leaves
+        ``fit`` "from None" (its traceback filtering), so ``error``'s cause is kept as its context."""
         self._restoreTrainFunction()
+        if error.__cause__ is not None and error.__context__ is None:
+            error.__context__ = error.__cause__
         if self._notified or isinstance(error, _END_OF_INPUT) or not isinstance(error, Exception):
             return
         self._notified = True
@@ -99,6 +102,8 @@ class HookCallback(keras.callbacks.Callback):
         self._trainFunction = own
 
         def train(iterator: Any) -> Any:
+            if self._trainFunction is not own:  # left behind by a fit another callback aborted
+                return own(iterator)
             if self._skipped:
                 return {}
             try:

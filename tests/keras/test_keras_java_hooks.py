@@ -49,7 +49,11 @@ def test_a_java_nan_tensor_hook_fails_fit_as_its_python_twin_with_on_error():
     callbacks = to_keras_callbacks([nan, Recorder(log)])
     with pytest.raises(NanLossDuringTrainingError) as caught:
         model.fit(*data(6, nan_from=2), batch_size=4, shuffle=False, verbose=0, callbacks=callbacks)
-    assert "loss:0 is NaN at global step 3" in str(caught.value)
+    assert (
+        str(caught.value) == "NaN loss during training. (NanTensorHook.afterSessionRun: loss:0 is NaN at global step 3)"
+    )
+    java = caught.value.__context__  # Keras re-raises "from None": the Java original is the context
+    assert str(java.getClass().getName()) == "org.jhooks.hooks.NanLossDuringTrainingException"
     assert log[-1] == "rec.onError NanLossDuringTrainingError"
     assert not [e for e in log if e.startswith("rec.end")]
 

@@ -232,3 +232,40 @@ def test_the_session_view_saves_a_name_based_checkpoint_and_restores_it(tmp_path
 def test_what_is_not_a_jhooks_hook_is_refused_at_to_keras_callbacks():
     with pytest.raises(jhooks.HookValidationError, match="StopAtStepHook is not a jhooks.Hook"):
         to_keras_callbacks([tf.compat.v1.train.StopAtStepHook(last_step=3)])
+
+
+def test_steps_per_execution_calls_the_run_callbacks_once_per_execution():
+    model = dense_model()
+    model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse", steps_per_execution=2)
+    log = []
+    rec = Recorder(log, "global_step")
+    model.fit(*data(6), batch_size=4, verbose=0, callbacks=to_keras_callbacks([rec]))
+    assert [int(r) for r in rec.results] == [2, 4, 6]
+
+
+def test_a_model_dependent_hook_gets_the_keras_model_instance_unless_given_one():
+    class Loss(jhooks.ModelDependentHook):
+        def beforeSessionRun(self, runContext):
+            return jhooks.SessionRunArgs([self.modelInstance.loss, self.modelInstance.globalStep])
+
+        def afterSessionRun(self, runContext, runValues):
+            self.last = runValues.results
+
+    default, given = Loss(), Loss()
+    to_keras_callbacks([given], jhooks.ModelInstance.of(loss="mae", trainOp="none", globalStep="global_step"))
+    dense_model().fit(*data(2), batch_size=4, verbose=0, callbacks=to_keras_callbacks([default]))
+    assert default.modelInstance.loss == "loss:0" and int(default.last[1]) == 2
+    assert default.last[0].dtype == np.float32 and given.modelInstance.loss == "mae"
+
+
+def test_an_end_that_raises_calls_on_error_on_every_hook_and_leaves_fit():
+    class BadEnd(jhooks.Hook):
+        def end(self, session):
+            raise StopIteration("not end of input here")
+
+    log = []
+    with pytest.raises(HookError, match="BadEnd.end: raised StopIteration") as caught:
+        dense_model().fit(*data(2), batch_size=4, verbose=0, callbacks=to_keras_callbacks([BadEnd(), Recorder(log)]))
+    # Keras' traceback filtering re-raises "from None": the original stays the __context__
+    assert isinstance(caught.value.__context__, StopIteration)
+    assert log[-1] == "rec.onError HookError" and not [e for e in log if e.startswith("rec.end")]
