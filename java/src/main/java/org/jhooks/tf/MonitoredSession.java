@@ -58,6 +58,12 @@ public final class MonitoredSession implements AutoCloseable {
   private final Graph graph;
   private final List<Hook> hooks;
   private final List<String> hookNames;
+  // The hooks as the run loop calls them: one hook, or a batch of consecutive ones (HookBatch);
+  // and each hook alone, as the other callbacks call it.
+  private final List<HookUnit> units;
+  private final HookUnit[] singles;
+  // Per hook: the args it last returned that the run loop accepted (a batch's repeated args).
+  private final SessionRunArgs[] accepted;
   private final SessionCreator creator;
   private final Predicate<Throwable> recoverable;
   private final int maxRecoveries;
@@ -81,6 +87,12 @@ public final class MonitoredSession implements AutoCloseable {
       names.add(HookNames.name(hooks.get(i), i + 1));
     }
     this.hookNames = names;
+    this.units = HookUnit.of(hooks, hookNames);
+    this.singles = new HookUnit[hooks.size()];
+    for (int i = 0; i < hooks.size(); i++) {
+      singles[i] = HookUnit.single(i, hookNames);
+    }
+    this.accepted = new SessionRunArgs[hooks.size()];
     this.creator = b.creator != null ? b.creator : new CheckpointRestoringSessionCreator(null);
     this.recoverable = b.recoverable;
     this.maxRecoveries = b.maxRecoveries;
@@ -269,46 +281,105 @@ public final class MonitoredSession implements AutoCloseable {
     TfSession s = session;
     SessionRunContext context = new SessionRunContext(args, s);
     RunMerger merger = new RunMerger(args);
-    for (int i = 0; i < hooks.size(); i++) {
-      Hook h = hooks.get(i);
-      SessionRunArgs hookArgs = callHook(i, "beforeSessionRun", () -> h.beforeSessionRun(context));
-      String missing = hookArgs == null ? null : s.missingName(hookArgs);
-      if (missing != null) {
-        throw new GraphNameException(
-            hookNames.get(i), "beforeSessionRun", missing, s.whyMissing(missing, hookNames.get(i)));
+    for (HookUnit u : units) {
+      if (u.batch == null) {
+        Hook h = hooks.get(u.first);
+        accept(
+            s,
+            merger,
+            u,
+            u.first,
+            callHook(u, "beforeSessionRun", () -> h.beforeSessionRun(context)));
+      } else {
+        beforeBatch(s, merger, u, context);
       }
-      if (hookArgs != null) {
-        for (String fetch : Nest.flatten(hookArgs.fetches())) {
-          String problem = Nest.isTensorName(fetch) ? s.fetchProblem(fetch) : null;
-          if (problem != null) {
-            throw new HookException(
-                hookNames.get(i), "beforeSessionRun", "fetch '" + fetch + "': " + problem);
-          }
-        }
-        for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
-          String problem = s.feedProblem(feed.getKey(), feed.getValue());
-          if (problem != null) {
-            throw new HookException(
-                hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
-          }
-        }
-      }
-      merger.add(hookNames.get(i), hookArgs);
     }
     MergedRun merged = merger.finish();
     FlatResult result =
         s.runFlat(merged.tensorFetches(), merged.targets(), merged.feeds(), merged.options());
-    for (int i = 0; i < hooks.size(); i++) {
-      Hook h = hooks.get(i);
-      SessionRunValues values =
-          new SessionRunValues(
-              merged.hookResults(i, result::value), merged.options(), result.runMetadata());
-      callHook(i, "afterSessionRun", () -> h.afterSessionRun(context, values));
+    for (HookUnit u : units) {
+      SessionRunValues[] values = new SessionRunValues[u.count];
+      for (int j = 0; j < u.count; j++) {
+        values[j] =
+            new SessionRunValues(
+                merged.hookResults(u.first + j, result::value),
+                merged.options(),
+                result.runMetadata());
+      }
+      if (u.batch == null) {
+        Hook h = hooks.get(u.first);
+        callHook(u, "afterSessionRun", () -> h.afterSessionRun(context, values[0]));
+      } else {
+        callHook(u, "afterSessionRun", () -> u.batch.afterSessionRun(context, values));
+      }
     }
     if (context.stopRequested()) {
       stop = true;
     }
     return merged.callerResults(result::value);
+  }
+
+  // A batch's beforeSessionRun calls: each returns at the next hook with new args, which are
+  // checked before the batch goes on; the args of hooks it reports repeated are the ones accepted
+  // before, checked again in order.
+  private void beforeBatch(TfSession s, RunMerger merger, HookUnit u, SessionRunContext context) {
+    int start = 0;
+    while (start < u.count) {
+      int from = start;
+      HookBatch.Before got =
+          callHook(u, "beforeSessionRun", () -> u.batch.beforeSessionRun(context, from));
+      int index = got.index();
+      for (int j = start; j < Math.min(index, u.count); j++) {
+        accept(s, merger, u, u.first + j, got.repeated(j) ? accepted[u.first + j] : null);
+      }
+      if (index < u.count) {
+        accept(s, merger, u, u.first + index, got.args());
+      }
+      start = index + 1;
+    }
+  }
+
+  // Checks hook i's args against the graph and adds them to the run; a batch whose hook's args
+  // are refused forgets every hook's args, so none counts as repeated next time.
+  private void accept(TfSession s, RunMerger merger, HookUnit u, int i, SessionRunArgs hookArgs) {
+    try {
+      check(s, i, hookArgs);
+      merger.add(hookNames.get(i), hookArgs);
+    } catch (RuntimeException e) {
+      if (u.batch != null) {
+        accepted[i] = null;
+        u.batch.forget();
+      }
+      throw e;
+    }
+    if (hookArgs != null && u.batch != null) {
+      accepted[i] = hookArgs;
+    }
+  }
+
+  private void check(TfSession s, int i, SessionRunArgs hookArgs) {
+    if (hookArgs == null) {
+      return;
+    }
+    String missing = s.missingName(hookArgs);
+    if (missing != null) {
+      throw new GraphNameException(
+          hookNames.get(i), "beforeSessionRun", missing, s.whyMissing(missing, hookNames.get(i)));
+    }
+    for (String fetch : Nest.flatten(hookArgs.fetches())) {
+      String problem = Nest.isTensorName(fetch) ? s.fetchProblem(fetch) : null;
+      if (problem != null) {
+        throw new HookException(
+            hookNames.get(i), "beforeSessionRun", "fetch '" + fetch + "': " + problem);
+      }
+    }
+    for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
+      String problem = s.feedProblem(feed.getKey(), feed.getValue());
+      if (problem != null) {
+        throw new HookException(
+            hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
+      }
+    }
   }
 
   // The recovery loop of TensorFlow's _RecoverableSession: on ABORTED/UNAVAILABLE close the raw
@@ -439,7 +510,7 @@ public final class MonitoredSession implements AutoCloseable {
 
   private void callHook(int i, String callback, Runnable call) {
     callHook(
-        i,
+        singles[i],
         callback,
         () -> {
           call.run();
@@ -447,24 +518,35 @@ public final class MonitoredSession implements AutoCloseable {
         });
   }
 
-  // What leaves a hook's callback: see hookFailure.
-  private <T> T callHook(int i, String callback, Supplier<T> call) {
+  private void callHook(HookUnit u, String callback, Runnable call) {
+    callHook(
+        u,
+        callback,
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  // What leaves a hook's callback: see hookFailure. For a batch, the hook is the one the batch
+  // reached (HookBatch.position()), asked only when a name is needed.
+  private <T> T callHook(HookUnit u, String callback, Supplier<T> call) {
     Thread outerThread = activeThread;
-    String outerHook = activeHook;
+    HookUnit outerUnit = activeUnit;
     String outerCallback = activeCallback;
     activeThread = Thread.currentThread();
-    activeHook = hookNames.get(i);
+    activeUnit = u;
     activeCallback = callback;
     TfSession s = session;
     try {
-      return s == null ? call.get() : s.calledBy(hookNames.get(i), callback, call);
+      return s == null ? call.get() : s.calledBy(u.name, callback, call);
     } catch (RuntimeException e) {
-      throw hookFailure(hookNames.get(i), callback, e);
+      throw hookFailure(u.name.get(), callback, e);
     } catch (Error e) {
-      throw hookFailure(hookNames.get(i), callback, e);
+      throw hookFailure(u.name.get(), callback, e);
     } finally {
       activeThread = outerThread;
-      activeHook = outerHook;
+      activeUnit = outerUnit;
       activeCallback = outerCallback;
     }
   }
@@ -472,13 +554,13 @@ public final class MonitoredSession implements AutoCloseable {
   // The hook callback running now (on activeThread), so a hook that calls this session's hooked
   // run (or close) from inside it gets a clear error instead of unbounded recursion.
   private volatile Thread activeThread;
-  private volatile String activeHook;
+  private volatile HookUnit activeUnit;
   private volatile String activeCallback;
 
   private void checkNotReentrant(String what) {
     if (activeThread == Thread.currentThread()) {
       throw new HookException(
-          activeHook,
+          activeUnit.name.get(),
           activeCallback,
           "called the monitored session's "
               + what
