@@ -62,6 +62,14 @@ public final class JavaHookCalls {
     this.coordinator = coordinator;
   }
 
+  /** Asks the hook's coordinator to stop (the Python one it mirrors should stop); none: nothing. */
+  void requestCoordinatorStop() {
+    Coordinator c = coordinator;
+    if (c != null) {
+      c.requestStop();
+    }
+  }
+
   /** Calls {@code hook.beforeSessionRun(context)}; returns the flags above. */
   public int beforeSessionRun(SessionRunContext context) {
     crossings++;

@@ -1,8 +1,10 @@
 package org.jhooks.bridge;
 
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.tensorflow.ndarray.NdArray;
 
 /**
  * The per-run callbacks of consecutive Java hooks in a Python-driven session, one call from Python
@@ -43,6 +45,7 @@ public final class JavaHookGroup {
   private final String[] lastFetch; // the one fetch name of the args last returned, or null
   private int position = -1;
   private long crossings;
+  private SessionRunContext context; // the current run's, made or given at its first call
 
   /** A group of the hooks of {@code calls}, in this order. */
   public JavaHookGroup(JavaHookCalls[] calls) {
@@ -132,6 +135,118 @@ public final class JavaHookGroup {
         | (mask != 0 ? REPEATED : 0)
         | ((long) calls.length << REPEATED_INDEX_SHIFT)
         | flags;
+  }
+
+  /**
+   * Starts a run ({@code from} 0: a new {@link SessionRunContext} over {@code originalArgs} and
+   * {@code session}, which every hook of the group gets until the next run starts) or goes on with
+   * it ({@code originalArgs} null), then calls {@code beforeSessionRun} on hooks {@code from, from
+   * + 1, ...} as {@link #beforeSessionRunRepeated} does.
+   *
+   * @param coordinatorStop the Python coordinator should stop: every hook's Java coordinator is
+   *     asked to stop first
+   * @return a {@link PackedRun} result: the stop flags of the hooks called, {@link
+   *     PackedRun#HAS_ARGS} and the index of the hook with new args (take them with {@link
+   *     #takeArgs()}) or the group's size, and the hooks that repeated their one-name args
+   */
+  public long beforeSessionRun(
+      SessionRunArgs originalArgs, Session session, int from, boolean coordinatorStop) {
+    if (originalArgs != null) {
+      context = new SessionRunContext(originalArgs, session);
+    }
+    return before(from, coordinatorStop);
+  }
+
+  /**
+   * {@link #beforeSessionRun(SessionRunArgs, Session, int, boolean)} in a run whose Java context
+   * another Java hook of the run made first ({@code context}): the run's Java hooks share one.
+   */
+  public long beforeSessionRunIn(SessionRunContext context, int from, boolean coordinatorStop) {
+    this.context = context;
+    return before(from, coordinatorStop);
+  }
+
+  /** The Java context of the current run (made by its first call), or {@code null}. */
+  public SessionRunContext context() {
+    return context;
+  }
+
+  private long before(int from, boolean coordinatorStop) {
+    if (coordinatorStop) {
+      requestCoordinatorStops();
+    }
+    long flags = 0;
+    long mask = 0;
+    for (int i = from; i < calls.length; i++) {
+      position = i;
+      JavaHookCalls c = calls[i];
+      if (!before[i]) {
+        flags |= c.stopFlags(null);
+        continue;
+      }
+      SessionRunArgs a = c.hook().beforeSessionRun(context);
+      flags |= c.stopFlags(context);
+      if (a != null) {
+        String one =
+            a.fetches() instanceof String && a.feeds().isEmpty() && a.options() == null
+                ? (String) a.fetches()
+                : null;
+        if (one != null && i < PackedRun.MAX_REPEATED && one.equals(lastFetch[i])) {
+          mask |= 1L << i;
+          continue;
+        }
+        lastFetch[i] = i < PackedRun.MAX_REPEATED ? one : null;
+        args.set(a);
+        return PackedRun.of(flags | PackedRun.HAS_ARGS, i, mask);
+      }
+    }
+    return PackedRun.of(flags, calls.length, mask);
+  }
+
+  /**
+   * Calls {@code afterSessionRun} on hooks {@code 0 .. to - 1} in the current run's context; hook
+   * {@code i} gets the values of {@code valueOf[i]}: {@code -1} no results, else the index of its
+   * one result in {@code packedValues} ({@link PackedRun} values; may be null when there are none).
+   * No options, no metadata. Hooks given the same result share one {@link SessionRunValues}.
+   *
+   * @return a {@link PackedRun} result: the stop flags of the hooks called
+   */
+  public long afterSessionRunPacked(
+      byte[] packedValues, int[] valueOf, int to, boolean coordinatorStop) {
+    int count = 0;
+    for (int i = 0; i < to; i++) {
+      count = Math.max(count, valueOf[i] + 1);
+    }
+    NdArray<?>[] arrays = count == 0 ? new NdArray<?>[0] : PackedRun.arrays(packedValues, count);
+    SessionRunValues[] shared = new SessionRunValues[count + 1];
+    SessionRunValues[] each = new SessionRunValues[to];
+    for (int i = 0; i < to; i++) {
+      int v = valueOf[i] + 1;
+      if (shared[v] == null) {
+        shared[v] = new SessionRunValues(v == 0 ? null : arrays[v - 1], null, null);
+      }
+      each[i] = shared[v];
+    }
+    return afterSessionRun(each, to, coordinatorStop);
+  }
+
+  /**
+   * Calls {@code afterSessionRun(context, each[i])} on hooks {@code 0 .. to - 1} in the current
+   * run's context.
+   *
+   * @return a {@link PackedRun} result: the stop flags of the hooks called
+   */
+  public long afterSessionRun(SessionRunValues[] each, int to, boolean coordinatorStop) {
+    if (coordinatorStop) {
+      requestCoordinatorStops();
+    }
+    return after(context, null, each, to);
+  }
+
+  private void requestCoordinatorStops() {
+    for (JavaHookCalls c : calls) {
+      c.requestCoordinatorStop();
+    }
   }
 
   /**

@@ -4,14 +4,19 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jhooks.Coordinator;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.junit.Test;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.NdArrays;
 
 public class JavaHookGroupTest {
   static final List<String> LOG = new ArrayList<>();
@@ -151,5 +156,84 @@ public class JavaHookGroupTest {
       assertEquals(JavaHookCalls.HAS_ARGS, lists.beforeSessionRun(context));
       assertEquals(List.of("x:0"), lists.takeArgs().fetches());
     }
+  }
+
+  @Test
+  public void aRunStartsWithANewContextThatEveryHookOfTheRunGets() {
+    List<SessionRunContext> seen = new ArrayList<>();
+    Hook recording =
+        new Hook() {
+          @Override
+          public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+            seen.add(runContext);
+            return null;
+          }
+
+          @Override
+          public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+            seen.add(runContext);
+          }
+        };
+    JavaHookGroup g = group(recording, recording);
+    SessionRunArgs original = SessionRunArgs.of("train");
+    long r = g.beforeSessionRun(original, null, 0, false);
+    assertEquals(2, PackedRun.index(r));
+    assertSame(original, g.context().originalArgs());
+    g.afterSessionRunPacked(null, new int[] {-1, -1}, 2, false);
+    SessionRunContext first = g.context();
+    g.beforeSessionRun(original, null, 0, false);
+    assertEquals(List.of(first, first, first, first, g.context(), g.context()), seen);
+    assertTrue(first != g.context());
+    SessionRunContext shared = new SessionRunContext(original, null);
+    g.beforeSessionRunIn(shared, 0, false);
+    assertSame(shared, seen.get(seen.size() - 1));
+  }
+
+  @Test
+  public void packedValuesGoToTheirHooksAndHooksOfOneValueShareIt() {
+    LOG.clear();
+    List<SessionRunValues> seen = new ArrayList<>();
+    Hook keeping =
+        new Hook() {
+          @Override
+          public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+            seen.add(runValues);
+          }
+        };
+    JavaHookGroup g = group(keeping, keeping, keeping, keeping);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    SessionRunValues[] two = {
+      new SessionRunValues(NdArrays.scalarOf(7L), null, null),
+      new SessionRunValues(NdArrays.scalarOf(2.5f), null, null)
+    };
+    g.afterSessionRunPacked(PackedRun.values(two), new int[] {1, -1, 0, 1}, 4, false);
+    assertEquals(2.5f, ((FloatNdArray) seen.get(0).results()).getFloat(), 0f);
+    assertNull(seen.get(1).results());
+    assertEquals(7L, ((LongNdArray) seen.get(2).results()).getLong());
+    assertSame(seen.get(0), seen.get(3));
+  }
+
+  @Test
+  public void aPythonCoordinatorStopReachesEveryJavaCoordinatorFirst() {
+    List<Boolean> seen = new ArrayList<>();
+    Coordinator a = new Coordinator();
+    Coordinator b = new Coordinator();
+    Hook watching =
+        new Hook() {
+          @Override
+          public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+            seen.add(b.shouldStop());
+            return null;
+          }
+        };
+    JavaHookCalls first = new JavaHookCalls(watching);
+    first.setCoordinator(a);
+    JavaHookCalls second = new JavaHookCalls(new Default());
+    second.setCoordinator(b);
+    JavaHookGroup g = new JavaHookGroup(new JavaHookCalls[] {first, second});
+    long r = g.beforeSessionRun(SessionRunArgs.of(null), null, 0, true);
+    assertEquals(List.of(true), seen);
+    assertEquals(PackedRun.COORDINATOR_STOP, r & PackedRun.COORDINATOR_STOP);
+    assertTrue(a.shouldStop());
   }
 }
