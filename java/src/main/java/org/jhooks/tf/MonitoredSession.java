@@ -64,6 +64,13 @@ public final class MonitoredSession implements AutoCloseable {
   private final HookUnit[] singles;
   // Per hook: the args it last returned that the run loop accepted (a batch's repeated args).
   private final SessionRunArgs[] accepted;
+  // The last run's plan on session `planned`: what the caller and each hook asked for, as fetch
+  // keys (fetchKey), and the merged run made of it, reused while every key repeats. A hook whose
+  // key repeats is not checked again: its names passed on this session before.
+  private final Object[] hookKeys;
+  private Object callerKey;
+  private MergedRun plannedRun;
+  private TfSession planned;
   private final SessionCreator creator;
   private final Predicate<Throwable> recoverable;
   private final int maxRecoveries;
@@ -93,6 +100,7 @@ public final class MonitoredSession implements AutoCloseable {
       singles[i] = HookUnit.single(i, hookNames);
     }
     this.accepted = new SessionRunArgs[hooks.size()];
+    this.hookKeys = new Object[hooks.size()];
     this.creator = b.creator != null ? b.creator : new CheckpointRestoringSessionCreator(null);
     this.recoverable = b.recoverable;
     this.maxRecoveries = b.maxRecoveries;
@@ -279,22 +287,29 @@ public final class MonitoredSession implements AutoCloseable {
   Object runHooked(SessionRunArgs args) {
     checkUsable();
     TfSession s = session;
+    if (planned != s) { // a new session (recovery): check every name on it again
+      planned = s;
+      plannedRun = null;
+      java.util.Arrays.fill(hookKeys, null);
+    }
+    MergedRun last = plannedRun;
+    plannedRun = null; // until this run's hooks all returned
+    Object key = fetchKey(args);
+    boolean repeated = last != null && key != null && key.equals(callerKey);
+    callerKey = key == null ? null : snapshot(key);
     SessionRunContext context = new SessionRunContext(args, s);
     RunMerger merger = new RunMerger(args);
     for (HookUnit u : units) {
       if (u.batch == null) {
         Hook h = hooks.get(u.first);
-        accept(
-            s,
-            merger,
-            u,
-            u.first,
-            callHook(u, "beforeSessionRun", () -> h.beforeSessionRun(context)));
+        SessionRunArgs a = callHook(u, "beforeSessionRun", () -> h.beforeSessionRun(context));
+        repeated &= accept(s, merger, u, u.first, a);
       } else {
-        beforeBatch(s, merger, u, context);
+        repeated &= beforeBatch(s, merger, u, context);
       }
     }
-    MergedRun merged = merger.finish();
+    MergedRun merged = repeated ? last : merger.finish();
+    plannedRun = merged;
     FlatResult result =
         s.runFlat(merged.tensorFetches(), merged.targets(), merged.feeds(), merged.options());
     for (HookUnit u : units) {
@@ -319,10 +334,48 @@ public final class MonitoredSession implements AutoCloseable {
     return merged.callerResults(result::value);
   }
 
+  // What args ask for, as a key equal to the key of args asking for the same: NOTHING for none, the
+  // fetches for fetch-only args whose fetches are a name or a list of names; null for any other
+  // args (feed values and options are checked and merged every run).
+  private static Object fetchKey(SessionRunArgs args) {
+    if (args == null) {
+      return NOTHING;
+    }
+    if (!args.feeds().isEmpty() || args.options() != null) {
+      return null;
+    }
+    Object fetches = args.fetches();
+    if (fetches == null) {
+      return NO_FETCHES;
+    }
+    if (fetches instanceof String) {
+      return fetches;
+    }
+    if (fetches instanceof List) {
+      for (Object f : (List<?>) fetches) {
+        if (!(f instanceof String)) {
+          return null;
+        }
+      }
+      return fetches;
+    }
+    return null;
+  }
+
+  // A key that a hook changing its own list later does not change.
+  private static Object snapshot(Object key) {
+    return key instanceof List ? List.copyOf((List<?>) key) : key;
+  }
+
+  private static final Object NOTHING = new Object();
+  private static final Object NO_FETCHES = new Object();
+
   // A batch's beforeSessionRun calls: each returns at the next hook with new args, which are
   // checked before the batch goes on; the args of hooks it reports repeated are the ones accepted
-  // before, checked again in order.
-  private void beforeBatch(TfSession s, RunMerger merger, HookUnit u, SessionRunContext context) {
+  // before. Whether every hook's key repeated.
+  private boolean beforeBatch(
+      TfSession s, RunMerger merger, HookUnit u, SessionRunContext context) {
+    boolean repeated = true;
     int start = 0;
     while (start < u.count) {
       int from = start;
@@ -330,20 +383,29 @@ public final class MonitoredSession implements AutoCloseable {
           callHook(u, "beforeSessionRun", () -> u.batch.beforeSessionRun(context, from));
       int index = got.index();
       for (int j = start; j < Math.min(index, u.count); j++) {
-        accept(s, merger, u, u.first + j, got.repeated(j) ? accepted[u.first + j] : null);
+        SessionRunArgs again = got.repeated(j) ? accepted[u.first + j] : null;
+        repeated &= accept(s, merger, u, u.first + j, again);
       }
       if (index < u.count) {
-        accept(s, merger, u, u.first + index, got.args());
+        repeated &= accept(s, merger, u, u.first + index, got.args());
       }
       start = index + 1;
     }
+    return repeated;
   }
 
-  // Checks hook i's args against the graph and adds them to the run; a batch whose hook's args
-  // are refused forgets every hook's args, so none counts as repeated next time.
-  private void accept(TfSession s, RunMerger merger, HookUnit u, int i, SessionRunArgs hookArgs) {
+  // Checks hook i's args against the graph (unless they ask for what they asked for last run) and
+  // adds them to the run; whether they did. A batch whose hook's args are refused forgets every
+  // hook's args, so none counts as repeated next time.
+  private boolean accept(
+      TfSession s, RunMerger merger, HookUnit u, int i, SessionRunArgs hookArgs) {
+    Object key = fetchKey(hookArgs);
+    boolean repeated = key != null && key.equals(hookKeys[i]);
     try {
-      check(s, i, hookArgs);
+      if (!repeated) {
+        hookKeys[i] = null;
+        check(s, i, hookArgs);
+      }
       merger.add(hookNames.get(i), hookArgs);
     } catch (RuntimeException e) {
       if (u.batch != null) {
@@ -352,9 +414,13 @@ public final class MonitoredSession implements AutoCloseable {
       }
       throw e;
     }
+    if (!repeated && key != null) {
+      hookKeys[i] = snapshot(key);
+    }
     if (hookArgs != null && u.batch != null) {
       accepted[i] = hookArgs;
     }
+    return repeated;
   }
 
   private void check(TfSession s, int i, SessionRunArgs hookArgs) {

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
 import org.jhooks.SessionRunArgs;
@@ -15,6 +16,7 @@ import org.jhooks.testing.CounterGraph;
 import org.junit.Test;
 import org.tensorflow.Graph;
 import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.NdArrays;
 
 /**
  * {@link MonitoredSession} driving consecutive {@link HookBatch.Batchable} hooks through one batch:
@@ -131,8 +133,8 @@ public class HookBatchTest {
     calls.clear();
     try (Graph g = CounterGraph.counter();
         MonitoredSession s = MonitoredSession.builder(g).hooks(hooks).build()) {
-      for (int i = 0; i < runs; i++) {
-        s.run(CounterGraph.TRAIN);
+      for (int i = 0; i < runs; i++) { // x fed: what the hooks fetch depends on nothing else
+        s.run(SessionRunArgs.of(CounterGraph.TRAIN, Map.of("x:0", NdArrays.scalarOf(i + 1f))));
       }
     }
     return new ArrayList<>(calls);
@@ -140,7 +142,7 @@ public class HookBatchTest {
 
   @Test
   public void batchedHooksSeeWhatTheySeeAlone() {
-    String[] fetches = {"v:0", null, "loss:0", "v:0"};
+    String[] fetches = {"double:0", null, "sqrt_x:0", "double:0"};
     List<String> alone = run(hooks(null, fetches), 3);
     List<String> batched = run(hooks(factory, fetches), 3);
     assertEquals(alone, batched);
@@ -152,7 +154,7 @@ public class HookBatchTest {
   @Test
   public void onlyConsecutiveHooksWithTheSameFactoryAreBatched() {
     HookBatch.Factory other = hooks -> new InOrderBatch(hooks);
-    List<Hook> hooks = hooks(factory, "v:0", "v:0");
+    List<Hook> hooks = hooks(factory, "double:0", "double:0");
     hooks.add(new Member(calls, "x", null, other));
     hooks.addAll(hooks(factory, (String) null));
     run(hooks, 1);
@@ -162,7 +164,7 @@ public class HookBatchTest {
 
   @Test
   public void aBadNameStopsTheBatchAtItsHookAndForgetsTheArgs() {
-    List<Hook> hooks = hooks(factory, "v:0", "no_such:0", "loss:0");
+    List<Hook> hooks = hooks(factory, "double:0", "no_such:0", "sqrt_x:0");
     GraphNameException e = assertThrows(GraphNameException.class, () -> run(hooks, 1));
     assertTrue(e.getMessage(), e.getMessage().contains("hook #2"));
     assertTrue(calls.contains("h1.before:0"));
@@ -172,16 +174,16 @@ public class HookBatchTest {
 
   @Test
   public void anExceptionLeavesAsFromTheHookThatRaisedIt() {
-    List<Hook> hooks = hooks(factory, "v:0", "loss:0");
+    List<Hook> hooks = hooks(factory, "double:0", "sqrt_x:0");
     hooks.set(
         1,
-        new Member(calls, "h1", "loss:0", factory) {
+        new Member(calls, "h1", "sqrt_x:0", factory) {
           @Override
           void afterRecorded(SessionRunContext runContext, long step) {
             throw new IllegalStateException("boom");
           }
         });
-    hooks.addAll(hooks(factory, "v:0"));
+    hooks.addAll(hooks(factory, "double:0"));
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(hooks, 1));
     HookException where = (HookException) e.getSuppressed()[0];
     assertTrue(where.getMessage(), where.getMessage().contains("hook #2"));
