@@ -206,13 +206,18 @@ public final class JavaHookGroup {
   /**
    * Calls {@code afterSessionRun} on hooks {@code 0 .. to - 1} in the current run's context; hook
    * {@code i} gets the values of {@code valueOf[i]}: {@code -1} no results, else the index of its
-   * one result in {@code packedValues} ({@link PackedRun} values; may be null when there are none).
-   * No options, no metadata. Hooks given the same result share one {@link SessionRunValues}.
+   * one result in {@code packedValues} ({@link PackedRun} values; may be null when there are none),
+   * with {@code options} (the run's, or null) and no metadata. Hooks given the same result share
+   * one {@link SessionRunValues}.
    *
    * @return a {@link PackedRun} result: the stop flags of the hooks called
    */
   public long afterSessionRunPacked(
-      byte[] packedValues, int[] valueOf, int to, boolean coordinatorStop) {
+      byte[] packedValues,
+      int[] valueOf,
+      org.jhooks.RunOptions options,
+      int to,
+      boolean coordinatorStop) {
     int count = 0;
     for (int i = 0; i < to; i++) {
       count = Math.max(count, valueOf[i] + 1);
@@ -223,7 +228,7 @@ public final class JavaHookGroup {
     for (int i = 0; i < to; i++) {
       int v = valueOf[i] + 1;
       if (shared[v] == null) {
-        shared[v] = new SessionRunValues(v == 0 ? null : arrays[v - 1], null, null);
+        shared[v] = new SessionRunValues(v == 0 ? null : arrays[v - 1], options, null);
       }
       each[i] = shared[v];
     }

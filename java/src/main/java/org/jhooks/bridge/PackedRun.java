@@ -17,7 +17,8 @@ import org.tensorflow.ndarray.NdArray;
  * <p>A result: bits {@code 0..7} the flags ({@link #CONTEXT_STOP}, {@link #COORDINATOR_STOP},
  * {@link #HAS_ARGS}); bits {@code 8..31} the index of the hook that returned new args, or the
  * group's size ({@link #INDEX_SHIFT}); bit {@code 32 + i} set when hook {@code i} (below {@link
- * #MAX_REPEATED}) returned again the args it returned last time ({@link #REPEATED_SHIFT}).
+ * #MAX_REPEATED}) returned again the args it returned last time ({@link #REPEATED_SHIFT}). A result
+ * is never negative, so Python reads it as the same number.
  *
  * <p>Values: for each hook, in order, a little-endian {@code int32} length, then that many bytes of
  * {@link Arrays#packed} layout, its one small result; the length {@link #NO_RESULTS} for a hook
@@ -42,8 +43,8 @@ public final class PackedRun {
   /** Bit {@code REPEATED_SHIFT + i}: hook {@code i} repeated its args. */
   public static final int REPEATED_SHIFT = 32;
 
-  /** Hooks at or past this index are never reported repeated. */
-  public static final int MAX_REPEATED = 32;
+  /** Hooks at or past this index are never reported repeated (the result stays a positive long). */
+  public static final int MAX_REPEATED = 31;
 
   /** The length that marks a hook without results in packed values. */
   public static final int NO_RESULTS = -1;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.RunOptions;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -179,7 +180,7 @@ public class JavaHookGroupTest {
     long r = g.beforeSessionRun(original, null, 0, false);
     assertEquals(2, PackedRun.index(r));
     assertSame(original, g.context().originalArgs());
-    g.afterSessionRunPacked(null, new int[] {-1, -1}, 2, false);
+    g.afterSessionRunPacked(null, new int[] {-1, -1}, null, 2, false);
     SessionRunContext first = g.context();
     g.beforeSessionRun(original, null, 0, false);
     assertEquals(List.of(first, first, first, first, g.context(), g.context()), seen);
@@ -206,11 +207,13 @@ public class JavaHookGroupTest {
       new SessionRunValues(NdArrays.scalarOf(7L), null, null),
       new SessionRunValues(NdArrays.scalarOf(2.5f), null, null)
     };
-    g.afterSessionRunPacked(PackedRun.values(two), new int[] {1, -1, 0, 1}, 4, false);
+    RunOptions options = RunOptions.ofTraceLevel(0);
+    g.afterSessionRunPacked(PackedRun.values(two), new int[] {1, -1, 0, 1}, options, 4, false);
     assertEquals(2.5f, ((FloatNdArray) seen.get(0).results()).getFloat(), 0f);
     assertNull(seen.get(1).results());
     assertEquals(7L, ((LongNdArray) seen.get(2).results()).getLong());
     assertSame(seen.get(0), seen.get(3));
+    assertSame(options, seen.get(1).options());
   }
 
   @Test
