@@ -11,77 +11,57 @@ import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 
 /**
- * Benchmarks P6, P8c and P8d: per-step time of the jhooks JVM {@link MonitoredSession} with each of
- * several hook sets (Java hooks, or Python hooks wrapped by {@code as_java_hook}) and of a bare
- * tensorflow-java loop that runs the same target and fetches, by hand, what those hooks fetch. All
- * variants run on one graph, one block each per repeat, in an order rotated every repeat; a warm-up
- * block of each comes first.
+ * The JVM side of benchmarks P2, P4_jvm, P6, P8c-P8e and P9b: timed blocks of steps of the jhooks
+ * JVM {@link MonitoredSession} with each of several hook sets (Java hooks, or Python hooks wrapped
+ * by {@code as_java_hook}), and of a bare tensorflow-java loop that runs the same target and
+ * fetches, by hand, what those hooks fetch. {@code benchmarks/run.py} chooses the block sizes and
+ * the order of the blocks (warm-up, calibration, interleaving: {@code benchmarks/timing.py}); one
+ * call of {@link #block} times one loop here, so the loop itself runs JIT-compiled Java.
  */
-public final class HookSetOverhead {
-  private HookSetOverhead() {}
+public final class HookSetOverhead implements AutoCloseable {
+  private final Session bare;
+  private final List<MonitoredSession> sessions = new ArrayList<>();
+  private final String target;
+  private final List<String> bareFetches;
 
   /**
+   * Opens the bare session (initialized) and one monitored session per hook set.
+   *
    * @param graph the graph; {@code target} is an op name in it
    * @param bareFetches tensor names ({@code "op:N"}) the bare loop fetches and reads every step
-   * @param variants hook sets, each run by its own monitored session
-   * @param steps steps per timed block
-   * @param repeats timed blocks per variant
-   * @return ns/step, {@code out[v * repeats + r]}: {@code v = 0} the bare loop, {@code v = i + 1}
-   *     hook set {@code i}
+   * @param variants hook sets, each run by its own monitored session (an empty set is a monitored
+   *     session without hooks)
    */
-  public static double[] measure(
-      Graph graph,
-      String target,
-      List<String> bareFetches,
-      List<List<Hook>> variants,
-      int steps,
-      int repeats) {
-    int n = variants.size() + 1;
-    double[] out = new double[n * repeats];
-    List<MonitoredSession> sessions = new ArrayList<>();
-    try (Session bare = new Session(graph)) {
+  public HookSetOverhead(
+      Graph graph, String target, List<String> bareFetches, List<List<Hook>> variants) {
+    this.target = target;
+    this.bareFetches = List.copyOf(bareFetches);
+    bare = new Session(graph);
+    try {
       bare.initialize();
-      try {
-        for (List<Hook> hooks : variants) {
-          sessions.add(MonitoredSession.builder(graph).hooks(hooks).build());
-        }
-        for (int v = 0; v < n; v++) {
-          block(v, bare, sessions, target, bareFetches, steps);
-        }
-        for (int r = 0; r < repeats; r++) {
-          for (int k = 0; k < n; k++) {
-            int v = (k + r) % n;
-            out[v * repeats + r] = block(v, bare, sessions, target, bareFetches, steps);
-          }
-        }
-      } finally {
-        for (MonitoredSession s : sessions) {
-          s.close();
-        }
+      for (List<Hook> hooks : variants) {
+        sessions.add(MonitoredSession.builder(graph).hooks(hooks).build());
       }
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
     }
-    return out;
   }
 
-  private static double block(
-      int v,
-      Session bare,
-      List<MonitoredSession> sessions,
-      String target,
-      List<String> fetches,
-      int steps) {
+  /**
+   * Nanoseconds for {@code steps} steps of variant {@code v}: 0 the bare loop, {@code i + 1} the
+   * monitored session of hook set {@code i}.
+   */
+  public long block(int v, int steps) {
     long t0 = System.nanoTime();
     if (v == 0) {
       for (int i = 0; i < steps; i++) {
-        bareStep(bare, target, fetches);
+        bareStep();
       }
     } else {
-      MonitoredSession s = sessions.get(v - 1);
-      for (int i = 0; i < steps; i++) {
-        s.run(target);
-      }
+      run(sessions.get(v - 1), target, steps);
     }
-    return (System.nanoTime() - t0) / (double) steps;
+    return System.nanoTime() - t0;
   }
 
   /** Runs {@code target} {@code steps} times through {@code session} (benchmark P7's loop). */
@@ -91,15 +71,37 @@ public final class HookSetOverhead {
     }
   }
 
+  /** Closes every monitored session, then the bare one. */
+  @Override
+  public void close() {
+    RuntimeException failed = null;
+    for (MonitoredSession s : sessions) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    sessions.clear();
+    bare.close();
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
   private static long sink;
 
-  private static void bareStep(Session s, String target, List<String> fetches) {
-    Session.Runner runner = s.runner().addTarget(target);
-    for (String f : fetches) {
+  private void bareStep() {
+    Session.Runner runner = bare.runner().addTarget(target);
+    for (String f : bareFetches) {
       runner.fetch(f);
     }
     try (Result r = runner.run()) {
-      for (int i = 0; i < fetches.size(); i++) {
+      for (int i = 0; i < bareFetches.size(); i++) {
         Tensor t = r.get(i);
         sink += ((NdArray<?>) t).getObject().hashCode(); // read the scalar, as a hook would
       }

@@ -2,11 +2,10 @@ package org.jhooks.bench;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Map;
+import org.jhooks.Hook;
 import org.jhooks.hooks.ProgressBarHook;
 import org.jhooks.tf.GlobalStep;
-import org.jhooks.tf.MonitoredSession;
 import org.tensorflow.Graph;
 import org.tensorflow.Operand;
 import org.tensorflow.framework.optimizers.GradientDescent;
@@ -16,46 +15,19 @@ import org.tensorflow.op.core.Variable;
 import org.tensorflow.types.TFloat32;
 
 /**
- * Benchmark P7: per-step time of the jhooks JVM {@link MonitoredSession} with a {@link
- * ProgressBarHook} (over {@code lastStep}, showing {@code tensor}, printing to a discarding stream:
- * the periodic lines of a non-terminal) divided by the same session without it, on the same graph.
- * Blocks alternate, the first of each is a warm-up.
+ * The parts of benchmark P9b (the JVM MonitoredSession with a {@link ProgressBarHook} / the same
+ * session without it, timed by {@link HookSetOverhead}): the graph and the bar.
  */
 public final class ProgressBarOverhead {
   private ProgressBarOverhead() {}
 
   /**
-   * @param graph the graph; {@code target} is an op name in it, {@code tensor} a scalar to show
-   * @param steps steps per timed block
-   * @param repeats timed blocks per variant, interleaved
-   * @return {@code [with the bar ns/step of each repeat..., without ns/step of each repeat...]}
+   * A progress bar over {@code lastStep} showing {@code tensor}, printing to a discarding stream
+   * (the periodic lines of a non-terminal).
    */
-  public static double[] measure(
-      Graph graph, String target, String tensor, int steps, int repeats) {
+  public static Hook bar(long lastStep, String tensor) {
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
-    ProgressBarHook bar =
-        new ProgressBarHook(
-            (long) steps * (2L * repeats + 2), Map.of("value", tensor), null, discard);
-    double[] out = new double[2 * repeats];
-    MonitoredSession with = MonitoredSession.builder(graph).hooks(List.of(bar)).build();
-    MonitoredSession without = MonitoredSession.builder(graph).build();
-    try {
-      block(with, target, steps);
-      block(without, target, steps);
-      for (int r = 0; r < repeats; r++) {
-        if (r % 2 == 0) {
-          out[r] = block(with, target, steps);
-          out[repeats + r] = block(without, target, steps);
-        } else {
-          out[repeats + r] = block(without, target, steps);
-          out[r] = block(with, target, steps);
-        }
-      }
-    } finally {
-      with.close();
-      without.close();
-    }
-    return out;
+    return new ProgressBarHook(lastStep, Map.of("value", tensor), null, discard);
   }
 
   /**
@@ -81,13 +53,5 @@ public final class ProgressBarOverhead {
     Op minimize = new GradientDescent(g, 0.001f).minimize(loss, "minimize");
     GlobalStep.create(tf, minimize);
     return g;
-  }
-
-  private static double block(MonitoredSession s, String target, int steps) {
-    long t0 = System.nanoTime();
-    for (int i = 0; i < steps; i++) {
-      s.run(target);
-    }
-    return (System.nanoTime() - t0) / (double) steps;
   }
 }

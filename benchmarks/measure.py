@@ -1,0 +1,583 @@
+"""The measurements of benchmarks/run.py; its docstring defines every row. Importing this module
+starts the JVM (before TensorFlow: one runtime shared by both languages).
+
+Each function takes the run's configuration (``run.FULL``/``run.QUICK``) and returns its rows as
+``timing.Ratio``s; the variants of one family are timed in one interleaving (``timing.interleave``),
+whichever language runs their loop: a Python session's loop runs here, a JVM session's loop in
+org.jhooks.bench.HookSetOverhead, one block per call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import gc
+import math
+import os
+import platform
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from benchmarks.internals import jvm  # noqa: E402
+
+jvm.start(natives=True)  # with TensorFlow's natives, before TensorFlow itself loads
+
+import jpype  # noqa: E402
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+import jhooks  # noqa: E402
+from benchmarks import timing  # noqa: E402
+from benchmarks.timing import Block, Ratio, ratio  # noqa: E402
+from jhooks.bridge import JavaHook, as_java_hook  # noqa: E402
+from jhooks.demo import data as demo_data  # noqa: E402
+from jhooks.demo import model as demo_model  # noqa: E402
+from jhooks.tf import to_tf_hooks  # noqa: E402
+
+Rows = dict[str, Ratio]
+CURVES: dict[str, Any] = {}
+"""What the plot draws besides the rows: P6's per-step times by hook count, fetch cost by size."""
+
+
+def J(name: str) -> Any:
+    return jpype.JClass(name)
+
+
+class NoOpHook(jhooks.Hook):
+    """Every callback overridden to do nothing; twin of org.jhooks.bench.NoOpHook. Overridden on
+    purpose: the bridge does not cross for a per-run callback a hook leaves as the jhooks.Hook
+    no-op, and P1/P3/P6 must measure real crossings."""
+
+    def begin(self):
+        pass
+
+    def beginSession(self):
+        pass
+
+    def afterCreateSession(self, session, coord):
+        pass
+
+    def beforeSessionRun(self, runContext):
+        return None
+
+    def afterSessionRun(self, runContext, runValues):
+        pass
+
+    def end(self, session):
+        pass
+
+
+class FetchHook(jhooks.Hook):
+    """Fetches one tensor every run; twin of org.jhooks.bench.FetchHook."""
+
+    def __init__(self, tensor: str) -> None:
+        self.tensor = tensor
+        self.lastSize = -1
+
+    def beforeSessionRun(self, runContext):
+        return jhooks.SessionRunArgs(self.tensor)
+
+    def afterSessionRun(self, runContext, runValues):
+        self.lastSize = int(np.asarray(runValues.results).size)
+
+
+def settings(cfg: dict[str, Any]) -> timing.Settings:
+    return timing.Settings(cfg["repeats"], cfg["min_block"], cfg["warmup"], cfg["clock"])
+
+
+def _python_session(stack: contextlib.ExitStack, hooks: list[Any], build: Callable[[], Any], tf_hooks=False) -> Block:
+    """A block of steps of a MonitoredSession on a new graph from ``build`` (closed with ``stack``);
+    ``hooks`` are jhooks hooks, or TensorFlow's own with ``tf_hooks``."""
+    graph, train_op = build()
+    with graph.as_default():
+        session = tf.compat.v1.train.MonitoredSession(hooks=hooks if tf_hooks else to_tf_hooks(hooks))
+    stack.callback(session.close)
+    return timing.repeated(lambda: session.run(train_op))
+
+
+def _java_list(items: Iterable[Any]) -> Any:
+    out = J("java.util.ArrayList")()
+    for item in items:
+        out.add(item)
+    return out
+
+
+def _jvm_sessions(
+    stack: contextlib.ExitStack, graph: Any, target: str, bare_fetches: list[str], variants: dict[str, list]
+) -> dict[str, Block]:
+    """Blocks of org.jhooks.bench.HookSetOverhead: "bare" (a bare loop fetching ``bare_fetches``)
+    and one JVM MonitoredSession per hook set of ``variants``, by the same names."""
+    hook_sets = _java_list(_java_list(hooks) for hooks in variants.values())
+    overhead = J("org.jhooks.bench.HookSetOverhead")(graph, target, _java_list(bare_fetches), hook_sets)
+    stack.callback(overhead.close)
+    blocks: dict[str, Block] = {"bare": lambda n: overhead.block(0, n)}
+    for i, name in enumerate(variants):
+        blocks[name] = functools.partial(overhead.block, i + 1)
+    return blocks
+
+
+def _closing_graph(stack: contextlib.ExitStack, graph: Any) -> Any:
+    stack.callback(graph.close)
+    return graph
+
+
+def _demo_graph():
+    demo = demo_model.build(demo_data.load(), 0.01)
+    return demo.graph, demo.trainOp
+
+
+def _java_demo_graph(stack: contextlib.ExitStack) -> Any:
+    data = J("org.jhooks.demo.DemoData").load(J("java.nio.file.Path").of(demo_data.DEFAULT_CSV))
+    return _closing_graph(stack, J("org.jhooks.demo.DemoModel").build(data, jpype.JFloat(0.01)))
+
+
+def p1(cfg) -> Rows:
+    with contextlib.ExitStack() as stack:
+        java_hooks = [JavaHook(J("org.jhooks.bench.NoOpHook")()) for _ in range(10)]
+        blocks = {
+            "java": _python_session(stack, java_hooks, _demo_graph),
+            "py": _python_session(stack, [NoOpHook() for _ in range(10)], _demo_graph),
+        }
+        t = timing.interleave(blocks, settings(cfg))
+    return {"P1": ratio(t["java"], t["py"])}
+
+
+def p2(cfg) -> Rows:
+    with contextlib.ExitStack() as stack:
+        graph = _java_demo_graph(stack)
+        hooks = [J("org.jhooks.bench.NoOpHook")() for _ in range(10)]
+        t = timing.interleave(_jvm_sessions(stack, graph, "train_step", [], {"hooked": hooks}), settings(cfg))
+    return {"P2": ratio(t["hooked"], t["bare"])}
+
+
+def p3(cfg) -> Rows:
+    timer = J("org.jhooks.bench.CallbackTimer")
+    with contextlib.ExitStack() as stack:
+        graph = _closing_graph(stack, J("org.tensorflow.Graph")())
+        java_session = J("org.jhooks.tf.TfSession")(J("org.tensorflow.Session")(graph), graph)
+        stack.callback(java_session.close)
+        context = J("org.jhooks.SessionRunContext")(J("org.jhooks.SessionRunArgs").of(None), java_session)
+        hook = as_java_hook(NoOpHook())
+        supplier = jpype.JProxy("java.util.function.Supplier", dict={"get": lambda: None})
+        blocks = {
+            "hook": lambda n: timer.beforeSessionRun(hook, context, n),
+            "proxy": lambda n: timer.supplier(supplier, n),
+        }
+        t = timing.interleave(blocks, settings(cfg))
+    return {"P3": ratio(t["hook"], t["proxy"])}
+
+
+def _big_variables_graph(count: int, megabytes: float, add_per_step: bool):
+    """``count`` float32 variables of ``megabytes`` each (zeros), a global step, and a train op that
+    adds 1 to every variable (if ``add_per_step``) and to the step, so each holds the step."""
+    elements = int(megabytes * 2**20 / 4)
+    graph = tf.Graph()
+    with graph.as_default():
+        step = tf.compat.v1.train.get_or_create_global_step()
+        variables = [
+            tf.compat.v1.get_variable(f"big{i}", [elements], tf.float32, tf.zeros_initializer()) for i in range(count)
+        ]
+        ops = [v.assign_add(tf.ones([elements])) for v in variables] if add_per_step else []
+        with tf.control_dependencies(ops):
+            train_op = step.assign_add(1)
+    return graph, train_op
+
+
+def _fetch_check(name: str, hooks: dict[str, Any], expected: int) -> None:
+    sizes = {k: int(h.lastSize()) if callable(getattr(h, "lastSize", None)) else h.lastSize for k, h in hooks.items()}
+    if any(v != expected for v in sizes.values()):
+        raise AssertionError(f"{name}: fetched {sizes} elements, expected {expected}")
+
+
+def _fetch(megabytes: float, s: timing.Settings) -> dict[str, list[float]]:
+    """One interleaving of four sessions fetching big0:0 every step: a Python session with a Java
+    hook ("py:java") or a Python hook ("py:py"), the JVM session with a Java hook ("jvm:java") or a
+    Python hook ("jvm:py")."""
+    elements = int(megabytes * 2**20 / 4)
+    hooks = {
+        "py:java": J("org.jhooks.bench.FetchHook")("big0:0"),
+        "py:py": FetchHook("big0:0"),
+        "jvm:java": J("org.jhooks.bench.FetchHook")("big0:0"),
+        "jvm:py": FetchHook("big0:0"),
+    }
+    with contextlib.ExitStack() as stack:
+
+        def build():
+            return _big_variables_graph(1, megabytes, add_per_step=False)
+
+        graph = _closing_graph(stack, J("org.jhooks.bench.BigVariableGraph").build(elements))
+        jvm_hooks = {"jvm:java": [hooks["jvm:java"]], "jvm:py": [as_java_hook(hooks["jvm:py"])]}
+        blocks = {
+            "py:java": _python_session(stack, [JavaHook(hooks["py:java"])], build),
+            "py:py": _python_session(stack, [hooks["py:py"]], build),
+            **_jvm_sessions(stack, graph, "train_step", [], jvm_hooks),
+        }
+        del blocks["bare"]
+        times = timing.interleave(blocks, s)
+    _fetch_check(f"fetch of {megabytes} MB", hooks, elements)
+    return times
+
+
+def p4(cfg) -> Rows:
+    t = _fetch(cfg["fetch_mb"], settings(cfg))
+    return {"P4": ratio(t["py:java"], t["py:py"]), "P4_jvm": ratio(t["jvm:py"], t["jvm:java"])}
+
+
+def _save_block(hook_class, cfg, directory: str) -> list[float]:
+    """One session saving every ``every`` steps; returns the blocked time of each in-loop save and
+    checks the kept checkpoints."""
+    from jhooks.hooks.saver import Saver
+
+    every = 4
+    graph, train_op = _big_variables_graph(4, cfg["save_mb"] / 4, add_per_step=True)
+    hook = hook_class(directory, saveSteps=every, saver=Saver(maxToKeep=2))
+    with graph.as_default():
+        session = tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([hook]))
+    times = []
+    with session:
+        for i in range(3 * every):
+            if (i + 1) % every == 0 and hasattr(hook, "waitForPendingSaves"):
+                hook.waitForPendingSaves()  # untimed: one save, not a wait for the previous write
+            t0 = time.perf_counter()
+            step = session.run(train_op)  # the step after this run's increment
+            times.append((int(step), time.perf_counter() - t0))
+        if hasattr(hook, "waitForPendingSaves"):
+            hook.waitForPendingSaves()
+    # The run that takes the step to a multiple of ``every`` saves in its afterSessionRun.
+    saving = [t for s, t in times if s % every == 0]
+    others = [t for s, t in times if s % every != 0]
+    base = statistics.median(others)
+    for prefix in tf.train.get_checkpoint_state(directory).all_model_checkpoint_paths:
+        reader = tf.train.load_checkpoint(prefix)
+        label = int(prefix.rsplit("-", 1)[1])
+        if int(reader.get_tensor("global_step")) != label:
+            raise AssertionError(f"P5: {prefix} holds global_step {reader.get_tensor('global_step')}")
+        for i in range(4):
+            value = reader.get_tensor(f"big{i}")
+            if not np.all(value == label):
+                raise AssertionError(f"P5: {prefix} variable big{i} holds {value[:3]}..., not the step {label}")
+    return [max(t - base, 0.0) for t in saving]
+
+
+def _memcpy_seconds(nbytes: int, times: int = 5) -> float:
+    """Median time of one numpy copy of ``nbytes`` into an existing array (pages touched first)."""
+    src = np.ones(max(1, nbytes // 4), np.float32)
+    dst = np.empty_like(src)
+    np.copyto(dst, src)
+    out = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        np.copyto(dst, src)
+        out.append(time.perf_counter() - t0)
+    return statistics.median(out)
+
+
+def p5(cfg) -> Rows:
+    from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaverHook
+
+    blocked: dict[str, list[float]] = {"async": [], "sync": [], "memcpy": []}
+    with tempfile.TemporaryDirectory(prefix="jhooks-bench-") as tmp:
+        for r in range(cfg["save_repeats"]):
+            order = [("async", AsyncCheckpointSaverHook), ("sync", CheckpointSaverHook)]
+            for name, cls in order if r % 2 == 0 else order[::-1]:
+                blocked[name].append(statistics.median(_save_block(cls, cfg, os.path.join(tmp, f"{name}{r}"))))
+            blocked["memcpy"].append(_memcpy_seconds(int(cfg["save_mb"] * 2**20)))
+    return {"P5": ratio(blocked["async"], blocked["memcpy"]), "P5_sync": ratio(blocked["async"], blocked["sync"])}
+
+
+def _slopes(times: dict[int, list[float]], counts: tuple[int, ...]) -> tuple[list[float], timing.Slope]:
+    """The per-repeat least-squares slopes of per-step time over ``counts`` hooks, and the slope
+    of all repeats' points together with its 95 % confidence interval."""
+    repeats = len(times[counts[0]])
+    per_repeat = [timing.slope(counts, [times[c][r] for c in counts]) for r in range(repeats)]
+    xs = [c for c in counts for _ in range(repeats)]
+    ys = [t for c in counts for t in times[c]]
+    return per_repeat, timing.fit_slope(xs, ys)
+
+
+def _p6_row(times: dict[int, list[float]], low: tuple[int, ...], high: tuple[int, ...]) -> Ratio:
+    """Per-hook cost over ``high`` counts / over ``low`` counts: the median of the per-repeat
+    slope ratios; A and B are the pooled slopes, the note gives their 95 % confidence intervals.
+    A repeat with a slope that is not positive (noise larger than the hooks' cost) is left out and
+    counted in the note; if none is left, the pooled slopes give the ratio (NaN if one of them is
+    not positive either), flagged as ill-conditioned."""
+    hi_r, hi = _slopes(times, high)
+    lo_r, lo = _slopes(times, low)
+    notes = []
+    if hi.slope and lo.slope:
+        notes.append(f"95% CI: A ±{abs(hi.ci95 / hi.slope):.0%}, B ±{abs(lo.ci95 / lo.slope):.0%}")
+    kept = [(a, b) for a, b in zip(hi_r, lo_r) if a > 0 and b > 0]
+    if len(kept) < len(hi_r):
+        notes.append(f"{len(hi_r) - len(kept)} of {len(hi_r)} repeats had a slope <= 0")
+    if not kept:
+        x = hi.slope / lo.slope if hi.slope > 0 and lo.slope > 0 else math.nan
+        notes.append("ill-conditioned: pooled slopes only")
+        return Ratio(x, x, x, x, x, 0, hi.slope, lo.slope, "; ".join(notes))
+    r = ratio([a for a, _ in kept], [b for _, b in kept], "; ".join(notes))
+    return dataclasses.replace(r, a=hi.slope, b=lo.slope)
+
+
+def p6(cfg) -> Rows:
+    low, high = cfg["p6_low"], cfg["p6_high"]
+    counts = sorted(set(low) | set(high))
+    with contextlib.ExitStack() as stack:
+        blocks: dict[str, Block] = {}
+        for n in counts:
+            hooks = [JavaHook(J("org.jhooks.bench.NoOpHook")()) for _ in range(n)]
+            blocks[f"py:{n}"] = _python_session(stack, hooks, _demo_graph)
+        graph = _java_demo_graph(stack)
+        variants = {f"jvm:{n}": [as_java_hook(NoOpHook()) for _ in range(n)] for n in counts}
+        blocks.update(_jvm_sessions(stack, graph, "train_step", [], variants))
+        del blocks["bare"]
+        t = timing.interleave(blocks, settings(cfg))
+    py = {n: t[f"py:{n}"] for n in counts}
+    jv = {n: t[f"jvm:{n}"] for n in counts}
+    CURVES["P6"] = {"Java hooks, Python session": py, "Python hooks, JVM session": jv}
+    rows = {"P6_py": _p6_row(py, low, high), "P6_jvm": _p6_row(jv, low, high)}
+    worst = max(rows.values(), key=lambda r: r.ratio if math.isfinite(r.ratio) else math.inf)
+    return {"P6": worst, **rows}
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def rss_growth(direction: str, megabytes: float, hooks: int, first: int, last: int) -> float:
+    """RSS growth (MB) from step ``first`` to step ``last`` of a session whose ``hooks``
+    cross-language hooks fetch a ``megabytes`` float32 variable every step: Java hooks in a Python
+    session (``direction`` "py") or Python hooks in the JVM session ("jvm")."""
+    elements = int(megabytes * 2**20 / 4)
+    if direction == "py":
+        java_hooks = [J("org.jhooks.bench.FetchHook")("big0:0") for _ in range(hooks)]
+        graph, train_op = _big_variables_graph(1, megabytes, add_per_step=False)
+        with graph.as_default():
+            session = tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([JavaHook(h) for h in java_hooks]))
+        with session:
+            for _ in range(first):
+                session.run(train_op)
+            start = _rss_mb()
+            for _ in range(last - first):
+                session.run(train_op)
+            end = _rss_mb()
+        _fetch_check("P7", {str(i): h for i, h in enumerate(java_hooks)}, elements)
+        return end - start
+    py_hooks = [FetchHook("big0:0") for _ in range(hooks)]
+    graph = J("org.jhooks.bench.BigVariableGraph").build(elements)
+    try:
+        session = J("org.jhooks.tf.MonitoredSession").builder(graph).hooks(_java_list(map(as_java_hook, py_hooks)))
+        session = session.build()
+        steps = J("org.jhooks.bench.HookSetOverhead")
+        try:
+            steps.run(session, "train_step", first)
+            start = _rss_mb()
+            steps.run(session, "train_step", last - first)
+            end = _rss_mb()
+        finally:
+            session.close()
+    finally:
+        graph.close()
+    _fetch_check("P7", {str(i): h for i, h in enumerate(py_hooks)}, elements)
+    return end - start
+
+
+def p7(cfg) -> Rows:
+    first, last = cfg["p7_steps"]
+    big, small = cfg["p7_mb"]
+    rows = {}
+    for direction in ("py", "jvm"):
+        for name, mb, hooks in ((f"P7_{direction}64", big, 1), (f"P7_{direction}1", small, 2)):
+            rows[name] = timing.value([rss_growth(direction, mb, hooks, first, last)], float(last - first))
+    return {"P7": max(rows.values(), key=lambda r: r.ratio), **rows}
+
+
+STANDARD = ("StopAtStepHook", "NanTensorHook", "StepCounterHook", "LoggingTensorHook")
+
+
+def _standard_hooks(kind: str, only: str | None = None) -> list[Any]:
+    """StopAtStepHook, NanTensorHook, StepCounterHook and LoggingTensorHook on the demo graph,
+    configured so none logs or writes after the first step: TensorFlow's own ("tf"), jhooks' Python
+    ("py"), jhooks' Java as JavaHooks ("java") or as Java objects ("java_raw"), jhooks' Python
+    wrapped for the JVM ("py_jvm")."""
+    never = 10**9
+    if kind == "tf":
+        made = {
+            "StopAtStepHook": lambda: tf.compat.v1.train.StopAtStepHook(last_step=never),
+            "NanTensorHook": lambda: tf.compat.v1.train.NanTensorHook("loss:0"),
+            "StepCounterHook": lambda: tf.compat.v1.train.StepCounterHook(every_n_steps=never),
+            "LoggingTensorHook": lambda: tf.compat.v1.train.LoggingTensorHook({"loss": "loss:0"}, every_n_iter=never),
+        }
+    elif kind in ("py", "py_jvm"):
+        from jhooks import hooks as h
+
+        made = {
+            "StopAtStepHook": lambda: h.StopAtStepHook(lastStep=never),
+            "NanTensorHook": lambda: h.NanTensorHook("loss:0"),
+            "StepCounterHook": lambda: h.StepCounterHook(everyNSteps=never),
+            "LoggingTensorHook": lambda: h.LoggingTensorHook({"loss": "loss:0"}, everyNIter=never),
+        }
+    else:
+        j = "org.jhooks.hooks."
+        made = {
+            "StopAtStepHook": lambda: J(j + "StopAtStepHook").ofLastStep(never),
+            "NanTensorHook": lambda: J(j + "NanTensorHook")("loss:0"),
+            "StepCounterHook": lambda: J(j + "StepCounterHook")(
+                jpype.JObject(never, "java.lang.Integer"), None, None, None
+            ),
+            "LoggingTensorHook": lambda: J(j + "LoggingTensorHook").everyNIter(
+                J("java.util.Map").of("loss", "loss:0"), never
+            ),
+        }
+    hooks = [make() for name, make in made.items() if only in (None, name)]
+    if kind == "java":
+        return [JavaHook(x) for x in hooks]
+    if kind == "py_jvm":
+        return [as_java_hook(x) for x in hooks]
+    return hooks
+
+
+def _p8_blocks(stack: contextlib.ExitStack) -> dict[str, Block]:
+    """Every P8 variant, in an order that puts the variants of each ratio near each other: Python
+    sessions "py:<kind>" (kind none, tf, py, java), JVM sessions "jvm:<kind>" (java, py, bare), then
+    the same per hook ("py:tf/StopAtStepHook", ...)."""
+    graph = _java_demo_graph(stack)
+    suffixes = ("", *(f"/{name}" for name in STANDARD))
+    jvm_kinds = (("java", "java_raw"), ("py", "py_jvm"))
+    jvm_variants = {f"jvm:{k}{x}": _standard_hooks(made, x[1:] or None) for x in suffixes for k, made in jvm_kinds}
+    jvm_blocks = _jvm_sessions(stack, graph, "train_step", ["global_step:0", "loss:0"], jvm_variants)
+    blocks: dict[str, Block] = {"py:none": _python_session(stack, [], _demo_graph)}
+    for x in suffixes:
+        for kind in ("tf", "py", "java"):
+            hooks = _standard_hooks(kind, x[1:] or None)
+            blocks[f"py:{kind}{x}"] = _python_session(stack, hooks, _demo_graph, tf_hooks=kind == "tf")
+        for kind, _ in jvm_kinds:
+            blocks[f"jvm:{kind}{x}"] = jvm_blocks[f"jvm:{kind}{x}"]
+        if not x:
+            blocks["jvm:bare"] = jvm_blocks["bare"]
+    return blocks
+
+
+def p8(cfg) -> Rows:
+    with contextlib.ExitStack() as stack:
+        t = timing.interleave(_p8_blocks(stack), settings(cfg))
+    rows = {}
+    bare = t["jvm:bare"]
+    for suffix in ("", *(f"/{name}" for name in STANDARD)):
+        rows[f"P8a{suffix}"] = ratio(t[f"py:py{suffix}"], t[f"py:tf{suffix}"])
+        rows[f"P8b{suffix}"] = ratio(t[f"py:java{suffix}"], t[f"py:tf{suffix}"])
+        rows[f"P8c{suffix}"] = ratio(t[f"jvm:java{suffix}"], bare)
+        rows[f"P8d{suffix}"] = ratio(t[f"jvm:py{suffix}"], bare)
+        rows[f"P8e{suffix}"] = ratio(t[f"jvm:py{suffix}"], t[f"jvm:java{suffix}"])
+        rows[f"P8f{suffix}"] = ratio(t[f"py:java{suffix}"], t[f"py:py{suffix}"])
+    base = {"py": statistics.median(t["py:none"]), "jvm": statistics.median(bare)}
+    CURVES["P8 added us/step"] = {
+        name: (statistics.median(v) - base[name.split(":")[0]]) * 1e6
+        for name, v in t.items()
+        if name not in ("py:none", "jvm:bare")
+    }
+    return rows
+
+
+def _layer_graph(batch: int = 256, width: int = 512):
+    """Twin of org.jhooks.bench.ProgressBarOverhead.layerGraph: loss = mean((x w)^2), one gradient
+    descent step and the global step's increment per run."""
+    graph = tf.Graph()
+    with graph.as_default():
+        step = tf.compat.v1.train.get_or_create_global_step()
+        w = tf.compat.v1.get_variable("w", initializer=np.full([width, width], 0.01, np.float32))
+        x = tf.constant(np.full([batch, width], 0.01, np.float32))
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w)), name="loss")
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.001).minimize(loss, global_step=step)
+    return graph, train_op
+
+
+def p9(cfg) -> Rows:
+    """P9a and P9b in one interleaving."""
+    from jhooks.hooks import ProgressBarHook
+
+    never = 10**9  # the bar's last step: beyond any run, so the bar never completes
+    overhead = J("org.jhooks.bench.ProgressBarOverhead")
+    with contextlib.ExitStack() as stack:
+        discard = stack.enter_context(open(os.devnull, "w"))
+        bar = ProgressBarHook(lastStep=never, tensors={"loss": "loss:0"}, stream=discard)
+        graph = _closing_graph(stack, overhead.layerGraph(256, 512))
+        jvm_variants = {"jvm:bar": [overhead.bar(never, "loss:0")], "jvm:none": []}
+        blocks = {
+            "py:bar": _python_session(stack, [bar], _layer_graph),
+            "py:none": _python_session(stack, [], _layer_graph),
+            **_jvm_sessions(stack, graph, "train_step", [], jvm_variants),
+        }
+        del blocks["bare"]
+        t = timing.interleave(blocks, settings(cfg))
+    return {"P9a": ratio(t["py:bar"], t["py:none"]), "P9b": ratio(t["jvm:bar"], t["jvm:none"])}
+
+
+def sizes(cfg) -> Rows:
+    """Fetch cost against tensor size (for the plot): per-step time of each driver with a hook in
+    each language fetching a variable of each size, and one memcpy of as many bytes."""
+    labels = {
+        "py:py": "Python session, Python hook",
+        "py:java": "Python session, Java hook",
+        "jvm:java": "JVM session, Java hook",
+        "jvm:py": "JVM session, Python hook",
+    }
+    curve: dict[str, dict[int, list[float]]] = {label: {} for label in (*labels.values(), "memcpy")}
+    s = settings(cfg)
+    s = timing.Settings(max(3, s.repeats // 2), s.min_block, s.warmup, s.clock)
+    t: dict[str, list[float]] = {}
+    for kb in cfg["sizes_kb"]:
+        t = _fetch(kb / 1024, s)
+        for key, label in labels.items():
+            curve[label][kb] = t[key]
+        curve["memcpy"][kb] = [_memcpy_seconds(kb * 1024)]
+    CURVES["sizes"] = curve
+    return {"sizes": ratio(t["py:java"], t["py:py"])}
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    java = str(J("java.lang.System").getProperty("java.version"))
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()}, TensorFlow {tf.__version__}, JPype {jpype.__version__}, Java {java}"
+    )
+
+
+def runtime() -> dict[str, str]:
+    """The settings a reader needs to judge the numbers: garbage collectors, JVM options, pinning."""
+    management = J("java.lang.management.ManagementFactory")
+    collectors = ", ".join(str(b.getName()) for b in management.getGarbageCollectorMXBeans())
+    options = " ".join(str(a) for a in management.getRuntimeMXBean().getInputArguments()) or "none"
+    affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    return {
+        "python_gc": f"enabled, thresholds {gc.get_threshold()}, start-up objects frozen, collected before every round",
+        "jvm_gc": f"{collectors} (JVM defaults)",
+        "jvm_options": options,
+        "cpus": f"not pinned: CPUs {affinity} (TensorFlow's and the JVM's threads use them all)",
+    }
+
+
+FAMILIES: dict[str, Callable[[dict[str, Any]], Rows]] = {
+    "P1": p1,
+    "P2": p2,
+    "P3": p3,
+    "P4": p4,
+    "P5": p5,
+    "P6": p6,
+    "P7": p7,
+    "P8": p8,
+    "P9": p9,
+    "sizes": sizes,
+}
