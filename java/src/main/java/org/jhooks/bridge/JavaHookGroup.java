@@ -309,16 +309,6 @@ public final class JavaHookGroup {
     return position;
   }
 
-  /** Whether hook {@code i} overrides {@code beforeSessionRun}. */
-  public boolean callsBefore(int i) {
-    return before[i];
-  }
-
-  /** Whether hook {@code i} overrides {@code afterSessionRun}. */
-  public boolean callsAfter(int i) {
-    return after[i];
-  }
-
   /** How many per-run calls crossed into this group (for tests). */
   public long crossings() {
     return crossings;
