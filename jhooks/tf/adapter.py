@@ -230,6 +230,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         self.endFailure: Callable[[BaseException], None] | None = None  # set by OnErrorSession
         self._view: TfSessionView | None = None
         self._plan: RunPlan | None = None  # the fast path of this hook on the session's graph
+        self._asked = False  # the hook asked for something in the current run
 
     # What TfHookGroup uses of its members' adapters.
 
@@ -293,9 +294,8 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def before_run(self, run_context: Any) -> tf.compat.v1.train.SessionRunArgs | None:
         check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
+        self._asked = False
         ctx = self.context_of(run_context)
-        plan = self._plan = plan_for(self._plan, run_context.session.graph, (self,), merge=False)
-        plan.start()
         outer = enter_callback(self._label, "beforeSessionRun", run_context.session)
         try:
             args = self.hook.beforeSessionRun(ctx)
@@ -303,21 +303,24 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise_hook_failure(self.name, "beforeSessionRun", e)
         finally:
             leave_callback(outer)
-        if args is not None:
-            plan.accept(ctx, 0, args)
+        if args is None:
+            return None
+        plan = self._plan = plan_for(self._plan, run_context.session.graph, (self,), merge=False)
+        plan.start()
+        plan.accept(ctx, 0, args)
+        self._asked = True
         return plan.request()
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
         ctx = self.context_of(run_context)
-        got: list[SessionRunValues] = []
-        if self._plan is None:  # TF never called before_run
-            got.append(SessionRunValues(options=ctx.options(run_values.options)))
+        if self._asked and self._plan is not None:
+            values = self._plan.value(ctx, run_values)
         else:
-            self._plan.values(ctx, run_values, got)
+            values = SessionRunValues(options=ctx.options(run_values.options))
         outer = enter_callback(self._label, "afterSessionRun", run_context.session)
         try:
-            self.hook.afterSessionRun(ctx, got[0])
+            self.hook.afterSessionRun(ctx, values)
         except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:

@@ -11,9 +11,10 @@ owns what makes every run after the first cheap, and nothing else keeps any of i
   :meth:`jhooks.SessionRunArgs.of` gives, or equal ones) is not checked again; a batch reports such
   hooks without returning their args (:attr:`~jhooks.tf.hook_batch.BeforeResult.repeated`). Args
   with feeds are checked every run (their values change);
-- the TF request of the last run, reused while every hook asks for the same fetch-only names; for
-  a group, the merged run it was made from (:class:`jhooks.merger.RunMerger`: fetches de-duplicated, feeds united,
-  options merged), which gives each hook its own structure back.
+- the TF request of the last run, reused while no hook's args need checking (each asks for
+  nothing, or for the same fetch-only names, as then); for a group, the merged run it was made
+  from (:class:`jhooks.merger.RunMerger`: fetches de-duplicated, feeds united, options merged),
+  which gives each hook its own structure back.
 
 A plan with one member and no merging (an adapter's) asks TF for the hook's own structure, as
 TensorFlow's own hooks do.
@@ -22,6 +23,7 @@ TensorFlow's own hooks do.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 from typing import Any, Protocol
 
 import tensorflow as tf
@@ -70,32 +72,38 @@ class RunPlan:
         self._members = members
         self._merge = merge
         count = len(members)
+        self._final = graph.finalized  # names resolve to the same objects for the graph's life
         self._names: dict[str, Any] = {}  # jhooks name -> TF tensor or op
         self.asked: list[SessionRunArgs | None] = [None] * count  # this run's args, by member
         self._accepted: list[SessionRunArgs | None] = [None] * count  # each member's, as last accepted
         self._checked: list[SessionRunArgs | None] = [None] * count  # ... with feed values checked
         self._keys: list[Any] = [None] * count  # ... their value keys (_key)
-        self._last: tuple[tuple, MergedRun | None, list[int], Any] | None = None  # by the run's keys
+        self._tensor: list[bool] = [False] * count  # ... whether their one fetch names a tensor
+        self._fresh = False  # some member's args were checked this run: no request is reused
+        # The last request, made of fetch-only args only: (asked, merged run, positions, request).
+        self._last: tuple[list, MergedRun | None, list[int], Any] | None = None
         self._merged: MergedRun | None = None
         self._positions: list[int] = []  # member -> its position in the merged run, or -1
 
     def start(self) -> None:
         """A new run: no member has asked for anything yet."""
         self.asked = [None] * len(self._members)
-        self._merged = None
-        if not self.graph.finalized:  # names may still change: resolve anew, reuse no request
-            self._names = {}
-            self._last = None
+        self._fresh = False
+        if not self._final:
+            self._final = self.graph.finalized
+            if not self._final:  # names may still change: resolve anew, reuse no request
+                self._names = {}
+                self._last = None
 
     def accept(self, ctx: Any, i: int, args: Any) -> None:
         """Member ``i`` returned ``args`` (not None): checked (a SessionRunArgs, feeds no other jhooks
         hook of the run feeds, names in the graph, feed values fit) unless they fetch the same names
         as the args it had accepted, without feeds or options (the same request, on a finalized
         graph). Raises HookError, HookFeedConflictError or GraphNameError naming the member."""
-        if type(args) is SessionRunArgs and self.graph.finalized:
+        if self._final and type(args) is SessionRunArgs:
             key = _key(args)
             if key is not None and key == self._keys[i]:
-                self.asked[i] = self._accepted[i]
+                self.asked[i] = self._accepted[i]  # the object the last request was made of
                 return
         self._check(ctx, i, args)
 
@@ -104,7 +112,7 @@ class RunPlan:
         args = self._accepted[i]
         if args is None:
             raise RuntimeError(f"{self._members[i].name}: a batch repeated args that were never accepted")
-        if self._keys[i] is not None and self.graph.finalized:
+        if self._final and self._keys[i] is not None:
             self.asked[i] = args
             return
         self._check(ctx, i, args)
@@ -114,7 +122,9 @@ class RunPlan:
         member.check_args(ctx, args)
         checked = self._resolve(member, args)
         self._accepted[i], self._checked[i], self._keys[i] = args, checked, _key(args)
+        self._tensor[i] = type(args.fetches) is str and nest.is_tensor_name(args.fetches)
         self.asked[i] = args
+        self._fresh = True
 
     def _resolve(self, member: Member, args: SessionRunArgs) -> SessionRunArgs:
         """``args`` with feed values checked as TF's session checks them; every name resolved into
@@ -134,23 +144,15 @@ class RunPlan:
 
     def request(self) -> tf.compat.v1.train.SessionRunArgs | None:
         """TF's request for this run's args (None when no member asked for anything). The last
-        run's when every member asked for the same fetch-only names as then (feed values, options
-        and other structures make a new request every run)."""
-        signature: tuple | None = tuple(None if a is None else self._keys[i] for i, a in enumerate(self.asked))
-        if (
-            signature is not None
-            and None in signature
-            and any(a is not None and k is None for a, k in zip(self.asked, signature))
-        ):
-            signature = None  # some member's args are not fetch-only names
+        run's when no member's args needed checking: every member asked for nothing, or for the
+        same fetch-only names, as then."""
         last = self._last
-        if signature is not None and last is not None and last[0] == signature:
+        if not self._fresh and last is not None and all(map(is_, self.asked, last[0])):
             self._merged, self._positions = last[1], last[2]
             return last[3]
         request = self._merged_request() if self._merge else self._own_request()
-        self._last = None
-        if signature is not None and self.graph.finalized:
-            self._last = (signature, self._merged, self._positions, request)
+        reusable = self._final and all(a is None or self._keys[i] is not None for i, a in enumerate(self.asked))
+        self._last = (self.asked, self._merged, self._positions, request) if reusable else None
         return request
 
     def _own_request(self) -> tf.compat.v1.train.SessionRunArgs | None:
@@ -191,6 +193,22 @@ class RunPlan:
             fetches=fetches or None, feed_dict=feeds or None, options=names.options_to_proto(merged.options)
         )
 
+    def value(self, ctx: Any, runValues: Any) -> SessionRunValues:
+        """The SessionRunValues of a plan of one member that does not merge (an adapter's), which
+        asked for something this run: results in its structure, as :meth:`values` says."""
+        args = self.asked[0]
+        if args is None:
+            return SessionRunValues(options=ctx.options(runValues.options))
+        if args is self._accepted[0] and type(args.fetches) is str:  # one name, its kind known
+            results = names.to_array(runValues.results) if self._tensor[0] else None
+        else:
+            results = names.normalize_results(args.fetches, runValues.results)
+        return SessionRunValues(
+            results=results,
+            options=ctx.options(runValues.options),
+            runMetadata=runValues.run_metadata if args.options is not None else None,
+        )
+
     def values(self, ctx: Any, runValues: Any, out: list[SessionRunValues]) -> None:
         """Appends each member's SessionRunValues for TF's ``runValues`` to ``out``, in order (so
         when one cannot be made, ``out`` holds those of the members before it).
@@ -200,14 +218,11 @@ class RunPlan:
         tensor is one array, shared by the members that asked for it. ``runMetadata`` is TF's
         RunMetadata proto for a member that asked for options, else None.
         """
+        if not self._merge:
+            out.append(self.value(ctx, runValues))
+            return
         options = ctx.options(runValues.options)
         metadata = runValues.run_metadata
-        if not self._merge:
-            args = self.asked[0]
-            results = None if args is None else names.normalize_results(args.fetches, runValues.results)
-            meta = metadata if args is not None and args.options is not None else None
-            out.append(SessionRunValues(results=results, options=options, runMetadata=meta))
-            return
         merged = self._merged
         value_of = None
         if merged is not None and runValues.results is not None:
