@@ -1,7 +1,7 @@
 """Errors raised by the API and the merger (twins of the Java exceptions, with Error for Exception).
 
 Across the bridge each becomes its twin in the caller's language, the original kept as the cause
-(``jhooks.bridge.error_twins``, docs/bridge.md "Exceptions").
+(``jhooks.bridge.convert.error_twins``, docs/bridge.md "Exceptions").
 """
 
 from __future__ import annotations

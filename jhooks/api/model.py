@@ -15,6 +15,10 @@ GLOBAL_STEP = "globalStep"
 class ModelInstance:
     """Names of a built model's endpoints: loss, train op, global step, and others. Immutable."""
 
+    LOSS = LOSS
+    TRAIN_OP = TRAIN_OP
+    GLOBAL_STEP = GLOBAL_STEP
+
     def __init__(self, endpoints: Mapping[str, str]) -> None:
         for k, v in endpoints.items():
             if not isinstance(k, str) or not isinstance(v, str):

@@ -2,7 +2,7 @@
 
 ``pyproject.toml`` (setuptools, the wheel), ``build.gradle`` (the jar manifest's
 ``Implementation-Version``, ``org.jhooks.Version``, the Maven POM) and ``jhooks.__version__`` all
-read this line; ``jhooks.bridge.classpath`` refuses a jhooks jar of another version.
+read this line; ``jhooks.bridge.process.classpath`` refuses a jhooks jar of another version.
 """
 
 VERSION = "0.1.0"

@@ -9,9 +9,17 @@ snapshot writer (TensorFlow imported on first write) and the errors.
 from jhooks.checkpoint.errors import CheckpointSaveError, CheckpointStateError
 from jhooks.checkpoint.files import DEFAULT_BASENAME, checkpoint_exists, checkpoint_prefix, validate_basename
 from jhooks.checkpoint.keeper import CheckpointKeeper
-from jhooks.checkpoint.rotation import CheckpointRotation
+from jhooks.checkpoint.rotation import CheckpointRotation, record_checkpoint
 from jhooks.checkpoint.snapshot_writer import SnapshotWriter
-from jhooks.checkpoint.state import STATE_FILE, CheckpointState, read_state, write_state
+from jhooks.checkpoint.state import (
+    STATE_FILE,
+    CheckpointState,
+    all_checkpoints,
+    latest_checkpoint,
+    read_state,
+    relative_name,
+    write_state,
+)
 
 __all__ = [
     "DEFAULT_BASENAME",
@@ -22,9 +30,13 @@ __all__ = [
     "CheckpointState",
     "CheckpointStateError",
     "SnapshotWriter",
+    "all_checkpoints",
     "checkpoint_exists",
     "checkpoint_prefix",
+    "latest_checkpoint",
     "read_state",
+    "record_checkpoint",
+    "relative_name",
     "validate_basename",
     "write_state",
 ]

@@ -12,7 +12,7 @@ import threading
 
 from jhooks.checkpoint.files import checkpoint_exists, checkpoint_prefix, clean_stale_temporaries, validate_basename
 from jhooks.checkpoint.rotation import CheckpointRotation
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import latest_checkpoint
 
 
 class CheckpointKeeper:
@@ -63,7 +63,7 @@ class CheckpointKeeper:
     def latestIs(self, step: int) -> bool:
         """Whether the state file's latest checkpoint exists and is this saver's one of ``step``."""
         with self._lock:
-            latest = CheckpointState.latestCheckpoint(self.checkpointDir)
+            latest = latest_checkpoint(self.checkpointDir)
             return latest is not None and latest == os.path.normpath(os.path.abspath(self.prefixFor(step)))
 
     def kept(self) -> list[str]:

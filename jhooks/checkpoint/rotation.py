@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from jhooks.checkpoint.files import checkpoint_exists, delete_checkpoint, is_own_checkpoint
-from jhooks.checkpoint.state import read_state, write_state
+from jhooks.checkpoint.state import CheckpointState, all_checkpoints, read_state, relative_name, write_state
 
 
 class CheckpointRotation:
@@ -30,7 +30,7 @@ class CheckpointRotation:
         if self._kept is None:
             self._kept = [
                 p
-                for p in read_state(self.checkpointDir)
+                for p in all_checkpoints(self.checkpointDir)
                 if is_own_checkpoint(self.checkpointDir, self.checkpointBasename, p) and checkpoint_exists(p)
             ]
         return list(self._kept)
@@ -44,8 +44,21 @@ class CheckpointRotation:
         dropped: list[str] = []
         if self.maxToKeep:
             dropped, kept = kept[: -self.maxToKeep], kept[-self.maxToKeep :]
-        write_state(self.checkpointDir, kept)
+        names = [relative_name(self.checkpointDir, p) for p in kept]
+        write_state(self.checkpointDir, CheckpointState(names[-1], names))
         self._kept = kept
         for p in dropped:
             delete_checkpoint(self.checkpointDir, self.checkpointBasename, p)
         return dropped
+
+
+def record_checkpoint(
+    checkpointDir: str, checkpointBasename: str, prefix: str, maxToKeep: int | None
+) -> CheckpointState:
+    """Records the checkpoint just written at ``prefix`` as the latest of a fresh
+    :class:`CheckpointRotation` of ``checkpointDir`` and ``checkpointBasename`` (``maxToKeep`` 0 or
+    None keeps all); returns the new state."""
+    CheckpointRotation(checkpointDir, checkpointBasename, maxToKeep).record(prefix)
+    state = read_state(checkpointDir)
+    assert state is not None, "record wrote it"
+    return state

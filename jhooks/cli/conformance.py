@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.hook_factory or args.java_hook_factory:
         user = UserHookCheck(loaded.get("--hook-factory"), args.java_hook_factory)
     if args.classpath or args.java_hook_factory:
-        from jhooks.bridge import jvm
+        from jhooks.bridge.process import jvm
 
         extra = [p for entry in args.classpath or [] for p in entry.split(os.pathsep) if p]
         try:

@@ -64,7 +64,7 @@ class CaseLogs(logging.Handler):
 
 @contextmanager
 def captured_logs(verbose: bool) -> Iterator[CaseLogs]:
-    """Routes log records of both languages (Java's arrive through jhooks.bridge.console) to a
+    """Routes log records of both languages (Java's arrive through jhooks.bridge.process.console) to a
     :class:`CaseLogs` on the root logger for the run, and with ``verbose`` also to stderr.
 
     A root handler also keeps Python's last-resort handler, and TensorFlow's own handler (which

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    from jhooks.bridge import console, jvm
+    from jhooks.bridge.process import console, jvm
 
     logging.basicConfig(level=logging.INFO, format=console.DEFAULT_FORMAT, stream=sys.stderr)
     from jhooks.demo import data

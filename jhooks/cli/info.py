@@ -26,13 +26,13 @@ def run(args: argparse.Namespace) -> int:
     the JavaCPP cache and the classpath; exit status 1 when the classpath cannot be found or its
     jhooks jar is another version. Starts no JVM, imports no TF."""
     import jhooks
-    from jhooks.bridge import jvm
-    from jhooks.bridge.classpath import ClasspathError, classpath
+    from jhooks.bridge.process import runtime
+    from jhooks.bridge.process.classpath import ClasspathError, classpath
 
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
-    print(f"tensorflow: {jvm.installed_tensorflow() or 'not installed'}")
+    print(f"tensorflow: {runtime.installed_tensorflow() or 'not installed'}")
     print(f"jpype: {_version('JPype1')}")
-    from jhooks.bridge.jep_backend import jep_jar
+    from jhooks.bridge.backend.jep_backend import jep_jar
 
     jar = jep_jar()
     print(f"jep: {_version('jep')}" + (f" (jar for a JVM started by java: {jar})" if jar else ""))
@@ -41,18 +41,18 @@ def run(args: argparse.Namespace) -> int:
     except ClasspathError as e:
         print(f"classpath: {e}")
         return 1
-    tf_java = jvm.tf_java_version(jars)
-    problem = jvm.runtime_problem(jvm.python_tensorflow(), tf_java, jars)
+    tf_java = runtime.tf_java_version(jars)
+    problem = runtime.runtime_problem(runtime.python_tensorflow(), tf_java, jars)
     print(f"tensorflow-java: {tf_java}")
-    print(f"jvm: {_mode(jvm, problem)}")
-    print(f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}")
+    print(f"jvm: {_mode(runtime, problem)}")
+    print(f"javacpp cache: {runtime.javacpp_cache_dir(runtime.tensorflow_wheel_dir() is not None)}")
     for jar in jars:
         print(f"classpath: {jar}")
     return 0
 
 
-def _mode(jvm: Any, problem: Any) -> str:
-    if problem is None and jvm.python_tensorflow() is not None:
+def _mode(runtime: Any, problem: Any) -> str:
+    if problem is None and runtime.python_tensorflow() is not None:
         return "JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)"
     if problem is None:
         return "JVM sessions and Java hooks, on tensorflow-java's own runtime (no Python TensorFlow)"

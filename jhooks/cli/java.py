@@ -1,4 +1,4 @@
-"""``python -m jhooks java``: run a JVM app's main in this process with Python hooks (jhooks.bridge.launcher)."""
+"""``python -m jhooks java``: run a JVM app's main in this process with Python hooks (jhooks.bridge.launcher.app)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,8 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
 def run(args: argparse.Namespace) -> int:
     """Usage errors (LauncherError, JvmError: e.g. a Python TensorFlow the JVM cannot share) are
     raised for jhooks.cli.main to print as one line."""
-    from jhooks.bridge.launcher import LauncherError, launch
+    from jhooks.bridge.launcher.app import launch
+    from jhooks.bridge.launcher.specs import LauncherError
 
     parsed = _split(args)
     args.debug = parsed.debug  # given after MAIN_CLASS: main reads it from the outer namespace

@@ -22,8 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Prints the options; exit status 1 (with a message on stderr) when jep is asked for but not installed."""
-    from jhooks.bridge import jvm
-    from jhooks.bridge.jep_backend import jep_jar
+    from jhooks.bridge.backend.jep_backend import jep_jar
+    from jhooks.bridge.process import runtime
 
     if args.jep_jar:
         jar = jep_jar()
@@ -32,6 +32,6 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(jar)
         return 0
-    tfdir = jvm.tensorflow_wheel_dir()
-    print(" ".join(jvm.jvm_args(tfdir)) if tfdir is not None else "")
+    tfdir = runtime.tensorflow_wheel_dir()
+    print(" ".join(runtime.jvm_args(tfdir)) if tfdir is not None else "")
     return 0

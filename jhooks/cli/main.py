@@ -28,9 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _usage_errors() -> tuple[type[BaseException], ...]:
     """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2."""
-    from jhooks.bridge.classpath import ClasspathError
-    from jhooks.bridge.jvm import JavaClassNotFoundError, JvmError
-    from jhooks.bridge.launcher import LauncherError
+    from jhooks.bridge.launcher.specs import LauncherError
+    from jhooks.bridge.process.classpath import ClasspathError
+    from jhooks.bridge.process.errors import JavaClassNotFoundError, JvmError
 
     return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
 

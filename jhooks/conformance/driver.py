@@ -6,10 +6,10 @@ another training loop. For each scenario the suite makes the hooks (scripted and
 that record into one trace; a user's hook under test last), calls :meth:`ConformanceDriver.buildModel`
 for the scenario's model recipe, then :meth:`ConformanceDriver.run` with a :class:`DriverSetup`
 and the :class:`Caller`, and judges the :class:`DriverOutcome` together with the traces and the
-checkpoint dir. Register a driver with :func:`register`; its cases are
-``<scenario>[<name>-driver-<hooks>-hooks]``. Twin of ``org.jhooks.conformance.ConformanceDriver``
-(and ``DriverSetup``, ``Caller``, ``RunWithoutHooks``, ``DriverOutcome``); see docs/conformance.md, "Check your own
-driver".
+checkpoint dir. Register a driver with :func:`register`, as jhooks registers its own Python driver
+(``jhooks.conformance.python_driver``); its cases are ``<scenario>[<name>-driver-<hooks>-hooks]``.
+Twin of ``org.jhooks.conformance.ConformanceDriver`` (and ``DriverSetup``, ``Caller``,
+``RunWithoutHooks``, ``DriverOutcome``); see docs/conformance.md, "Check your own driver".
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-# the drivers of jhooks itself; "jvm" runs through org.jhooks.conformance.JvmScenarioRunner
+# the drivers of jhooks itself: "python" registered by jhooks.conformance.python_driver, "jvm" the
+# JVM driver, which runs through org.jhooks.conformance.JvmScenarioRunner (not a ConformanceDriver)
 BUILT_IN = ("python", "jvm")
 
 
@@ -183,14 +184,14 @@ _drivers: dict[str, ConformanceDriver] = {}
 def register(driver: ConformanceDriver) -> ConformanceDriver:
     """Adds ``driver`` to the drivers the suite knows (its combinations become
     ``<name>-driver-{python,java,mixed}-hooks``) and returns it. ValueError for a name that is not
-    ``[a-z0-9]+``, a built-in driver's, or another driver's already registered."""
+    ``[a-z0-9]+``, the JVM driver's, or another driver's already registered."""
     if not isinstance(driver, ConformanceDriver):
         raise TypeError(f"expected a jhooks.conformance.driver.ConformanceDriver, got {type(driver).__name__}")
     name = driver.name
     if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9]+", name):
         raise ValueError(f"a driver's name must match [a-z0-9]+, got {name!r} ({type(driver).__name__})")
     with _lock:
-        if name in BUILT_IN or (name in _drivers and _drivers[name] is not driver):
+        if name == "jvm" or (name in _drivers and _drivers[name] is not driver):
             raise ValueError(f"a driver named {name!r} is already registered")
         _drivers[name] = driver
     return driver
@@ -203,11 +204,8 @@ def unregister(name: str) -> None:
 
 
 def get(name: str) -> ConformanceDriver:
-    """The driver ``name``: the Python driver for ``"python"``, else a registered one; KeyError."""
-    if name == "python":
-        from jhooks.conformance.python_driver import PythonDriver
-
-        return PythonDriver()
+    """The registered driver ``name`` (``"python"``: jhooks' Python driver, registered when
+    ``jhooks.conformance.python_driver`` is imported, as ``jhooks.conformance.runner`` does); KeyError."""
     with _lock:
         if name not in _drivers:
             raise KeyError(f"no conformance driver named {name!r}; registered: {sorted(_drivers) or 'none'}")
@@ -215,6 +213,6 @@ def get(name: str) -> ConformanceDriver:
 
 
 def registered() -> list[str]:
-    """The names of the registered drivers (not the built-in ones), in registration order."""
+    """The names of the registered drivers other than jhooks' own (:data:`BUILT_IN`), in registration order."""
     with _lock:
-        return list(_drivers)
+        return [name for name in _drivers if name not in BUILT_IN]

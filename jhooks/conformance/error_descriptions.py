@@ -10,17 +10,9 @@ from typing import Any
 
 
 def _is_java(exc: Any) -> bool:
-    from jhooks.bridge.backend import embedded
+    from jhooks.bridge.convert.exceptions import is_java_exception
 
-    if embedded():  # the jep backend: a Java exception is its JavaException
-        from jhooks.bridge.jep_backend import JavaException
-
-        return isinstance(exc, JavaException)
-    try:
-        import jpype
-    except ImportError:
-        return False
-    return jpype.isJVMStarted() and isinstance(exc, jpype.JException)
+    return is_java_exception(exc)
 
 
 def describe(exc: BaseException) -> dict[str, Any]:
@@ -38,8 +30,8 @@ def describe(exc: BaseException) -> dict[str, Any]:
 
 
 def _describe_java(exc: Any, python_tb: Any = None) -> dict[str, Any]:
-    from jhooks.bridge.backend import current
-    from jhooks.bridge.exceptions import java_stack_trace
+    from jhooks.bridge.backend.choice import current
+    from jhooks.bridge.convert.exceptions import java_stack_trace
 
     types = [n.rsplit(".", 1)[-1].rsplit("$", 1)[-1] for n in current().class_names(exc)]
     stack = java_stack_trace(exc)

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from jhooks.bridge.exceptions import python_errors
+from jhooks.bridge.process.calls import python_errors
 from jhooks.conformance import scripted_hook, standard_hooks
 from jhooks.conformance.recording import JavaBackedRecorder
 
@@ -48,10 +48,11 @@ def run(
     """The observation (see jhooks.conformance.expectations) of one run of ``scenario``;
     ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks. On
     either bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
-    from jhooks.bridge.backend import current
+    from jhooks.bridge.backend.choice import current
+    from jhooks.bridge.process import jvm
 
+    jvm.ensure_running(natives=True)
     backend = current()
-    backend.start(natives=True)
     proxy = backend.proxy("org.jhooks.conformance.ForeignHooks", ForeignHooks())
     scenario_json = backend.jclass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()
     java_languages = backend.jclass("java.util.ArrayList")()

@@ -27,6 +27,8 @@ from jhooks.conformance.driver import (
     DriverSetup,
     RunWithoutHooks,
     drive_monitored_session,
+    get,
+    register,
 )
 
 # (checkpointDir or None) -> a tf.compat.v1.train.SessionCreator; see docs/conformance.md.
@@ -34,9 +36,9 @@ SessionFactory = Callable[[str | None], Any]
 
 
 def _java_json(obj: Any) -> Any:
-    import jpype
+    from jhooks.bridge import java_class
 
-    return jpype.JClass("com.google.gson.JsonParser").parseString(json.dumps(obj)).getAsJsonObject()
+    return java_class("com.google.gson.JsonParser").parseString(json.dumps(obj)).getAsJsonObject()
 
 
 def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: str | None, recorder: Any) -> Any:
@@ -44,28 +46,24 @@ def _make_hook(spec: Mapping[str, Any], language: str, checkpoint_dir: str | Non
         if "standard" in spec:
             return standard_hooks.create(spec, checkpoint_dir, recorder)
         return scripted_hook.make_hook(spec, recorder)
-    import jpype
-
-    from jhooks.bridge import JavaHook
+    from jhooks.bridge import JavaHook, java_class
 
     if "standard" in spec:
-        java = jpype.JClass("org.jhooks.conformance.StandardHooks").create(
+        java = java_class("org.jhooks.conformance.StandardHooks").create(
             _java_json(spec),
-            None if checkpoint_dir is None else jpype.JClass("java.nio.file.Path").of(checkpoint_dir, []),
+            None if checkpoint_dir is None else java_class("java.nio.file.Path").of(checkpoint_dir, []),
             recorder.java,
         )
     else:
-        java = jpype.JClass("org.jhooks.conformance.ScriptedHook").create(_java_json(spec), recorder.java)
+        java = java_class("org.jhooks.conformance.ScriptedHook").create(_java_json(spec), recorder.java)
     return JavaHook(java)
 
 
 def _final_ops_values(hook: Any) -> Any:
-    from jhooks.bridge import JavaHook
+    from jhooks.bridge import JavaHook, java_class
 
     if isinstance(hook, JavaHook):
-        import jpype
-
-        v = jpype.JClass("org.jhooks.conformance.StandardHooks").finalOpsValues(hook.java)
+        v = java_class("org.jhooks.conformance.StandardHooks").finalOpsValues(hook.java)
         return json.loads(str(v.toString()))
     return standard_hooks.final_ops_values(hook)
 
@@ -93,6 +91,9 @@ class PythonDriver(ConformanceDriver):
         )
 
 
+register(PythonDriver())
+
+
 def run(
     scenario: Mapping[str, Any],
     languages: Sequence[str],
@@ -113,7 +114,7 @@ def run(
     from jhooks.testing.fault_injection import FaultInjectingSessionCreator
     from jhooks.tf import names
 
-    driver = driver if driver is not None else PythonDriver()
+    driver = driver if driver is not None else get("python")
     spec = scenario["driver"]
     chief = spec.get("isChief", True)
     checkpoint_dir = None

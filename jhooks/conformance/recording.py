@@ -12,7 +12,7 @@ class JavaBackedRecorder:
     """The Python Recorder interface (event, result, listenerEvent, saved) over a Java Recorder."""
 
     def __init__(self, java: Any = None) -> None:
-        from jhooks.bridge.backend import current
+        from jhooks.bridge.backend.choice import current
 
         self.java = java if java is not None else current().jclass("org.jhooks.conformance.Recorder")()
         self._parse = current().jclass("com.google.gson.JsonParser").parseString
@@ -27,7 +27,7 @@ class JavaBackedRecorder:
         self.java.listenerEvent(listener, label)
 
     def saved(self, globalStep: int) -> None:
-        from jhooks.bridge.backend import current
+        from jhooks.bridge.backend.choice import current
 
         self.java.saved(current().jlong(int(globalStep)))
 

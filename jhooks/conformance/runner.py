@@ -7,7 +7,7 @@ does not apply). Expected-failure lists are strict: a listed case that passes is
 Case ids are ``<scenario>[<combo>]``, e.g. ``normal_end_hook_order[jvm-driver-python-hooks]``.
 
 The Python driver needs TensorFlow; any Java hook or the JVM driver starts the one JVM of the
-process (jhooks.bridge.jvm). See docs/conformance.md, "Runners".
+process (jhooks.bridge.process.jvm). See docs/conformance.md, "Runners".
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from jhooks.conformance import combos, expectations, scenarios
+from jhooks.conformance import combos, driver, expectations, python_driver, scenarios
 from jhooks.conformance.combos import Combo
 
 XFAIL_FILE = "xfail-python.json"
@@ -69,11 +69,9 @@ def observe(
         from jhooks.conformance import jvm_driver
 
         return jvm_driver.run(scenario, languages, workdir, extraHooks)
-    from jhooks.conformance import driver, python_driver
-
     the_driver = driver.get(combo.driver)
     if "java" in languages:
-        from jhooks.bridge import jvm
+        from jhooks.bridge.process import jvm
         from jhooks.conformance.recording import JavaBackedRecorder
 
         jvm.start()
@@ -97,8 +95,6 @@ def skip_reason(scenario: Mapping[str, Any], combo: Combo, sessionFactory: Any =
         if sessionFactory is not None:
             return "a Python session factory applies to the Python-side drivers only"
         return None
-    from jhooks.conformance import driver
-
     if needs_recovery(scenario) and not driver.get(combo.driver).recovers:
         return f"the {combo.driver} driver does not recover from AbortedError"
     return None

@@ -115,14 +115,13 @@ class UserHookCheck:
     def javaFactory(self) -> Any:
         """The Java ``Supplier<Hook>`` of ``javaFactory`` (resolved once; starts the JVM)."""
         if self._javaFactory is None:
-            from jhooks.bridge import jvm
+            from jhooks.bridge import java_class
+            from jhooks.bridge.backend.choice import current
 
-            jvm.start()
             class_name = self._javaSpec.split("::", 1)[0] if self._javaSpec else ""
-            loader = jvm.find_class(class_name).class_.getClassLoader()
-            import jpype
-
-            self._javaFactory = jpype.JClass("org.jhooks.conformance.UserHooks").factory(self._javaSpec, loader)
+            java_class(class_name)  # starts the JVM; JavaClassNotFoundError naming the classpath
+            loader = current().class_object(class_name).getClassLoader()
+            self._javaFactory = java_class("org.jhooks.conformance.UserHooks").factory(self._javaSpec, loader)
         return self._javaFactory
 
     def extraHooks(self, side: str) -> list[Any]:
@@ -142,9 +141,9 @@ class UserHookCheck:
 
                 out.append(as_java_hook(guarded))
         if self._javaSpec is not None:
-            import jpype
+            from jhooks.bridge import java_class
 
-            guard = jpype.JClass("org.jhooks.conformance.GuardedHook").of(self.javaFactory().get())
+            guard = java_class("org.jhooks.conformance.GuardedHook").of(self.javaFactory().get())
             self._currentJava.append(guard)
             if side == "python":
                 from jhooks.bridge import JavaHook
@@ -161,8 +160,8 @@ class UserHookCheck:
             for callback, e in g.raised
         ]
         if self._currentJava:
-            import jpype
+            from jhooks.bridge import java_class
 
-            raised_by = jpype.JClass("org.jhooks.conformance.GuardedHook").raisedBy
+            raised_by = java_class("org.jhooks.conformance.GuardedHook").raisedBy
             mismatches += [str(line) for g in self._currentJava for line in raised_by(g)]
         return mismatches

@@ -102,14 +102,14 @@ def run_ps(spec: dict[str, Any]) -> None:
 
 
 def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
-    from jhooks.bridge import jvm
+    from jhooks.bridge.process import jvm
 
     jvm.start()  # before TensorFlow: one runtime, shared with the JVM
-    import jpype
     import tensorflow as tf
 
-    from jhooks.bridge.arrays import to_numpy
-    from jhooks.bridge.java_hooks import JavaHook
+    from jhooks.bridge import java_class
+    from jhooks.bridge.convert.arrays import to_numpy
+    from jhooks.bridge.hooks.java_hooks import JavaHook
     from jhooks.demo import data as demo_data
     from jhooks.demo import model
     from jhooks.tf import to_tf_hooks
@@ -125,11 +125,11 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
     setter = ReplicaDeviceSetter(cluster, WORKER, index)
     demo = model.build(demo_data.load(spec["csv"]), spec["learningRate"], setter.deviceFunction)
     hooks_pkg = "org.jhooks.hooks."
-    Long = jpype.JClass("java.lang.Long")
+    Long = java_class("java.lang.Long")
     final = None
-    java_hooks = [JavaHook(jpype.JClass(hooks_pkg + "StopAtStepHook")(None, Long(spec["lastStep"])))]
+    java_hooks = [JavaHook(java_class(hooks_pkg + "StopAtStepHook")(None, Long(spec["lastStep"])))]
     if not chief:
-        java_hooks.insert(0, JavaHook(jpype.JClass(hooks_pkg + "GlobalStepWaiterHook")(1, 0.2)))
+        java_hooks.insert(0, JavaHook(java_class(hooks_pkg + "GlobalStepWaiterHook")(1, 0.2)))
     counter = SessionCounter()
     probe = ChiefOnlyProbe()
     barrier = _barrier(spec)
@@ -138,9 +138,9 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
     with demo.graph.as_default():
         hooks = to_tf_hooks([counter, barrier, *java_hooks])
         if chief:
-            m = jpype.JClass("java.util.LinkedHashMap")()
+            m = java_class("java.util.LinkedHashMap")()
             m.put("accuracy", model.ACCURACY)
-            final = jpype.JClass(hooks_pkg + "FinalOpsHook")(m)
+            final = java_class(hooks_pkg + "FinalOpsHook")(m)
             session = tf.compat.v1.train.MonitoredTrainingSession(
                 master=server.target(),
                 is_chief=True,
@@ -181,12 +181,11 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
 def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     from pathlib import Path
 
-    from jhooks.bridge import jvm
+    from jhooks.bridge.process import jvm
 
     jvm.start(natives=True)
-    import jpype
-
-    from jhooks.bridge.python_hooks import as_java_hook
+    from jhooks.bridge import java_class
+    from jhooks.bridge.hooks.python_hooks import as_java_hook
     from jhooks.hooks import GlobalStepWaiterHook, StopAtStepHook
 
     index = spec["index"]
@@ -195,21 +194,21 @@ def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     hooks: list[Hook] = [counter, _barrier(spec), StopAtStepHook(lastStep=spec["lastStep"])]
     if index != 0:
         hooks.insert(0, GlobalStepWaiterHook(1, 0.2))
-    JList = jpype.JClass("java.util.ArrayList")
+    JList = java_class("java.util.ArrayList")
     java_hooks, chief_only = JList(), JList()
     for h in hooks:
         java_hooks.add(as_java_hook(h))
     chief_only.add(as_java_hook(probe))
-    Cluster = jpype.JClass("org.jhooks.tf.Cluster")
-    jobs = jpype.JClass("java.util.LinkedHashMap")()
+    Cluster = java_class("org.jhooks.tf.Cluster")
+    jobs = java_class("java.util.LinkedHashMap")()
     for job, tasks in spec["cluster"].items():
         addresses = JList()
         for address in tasks:
             addresses.add(address)
         jobs.put(job, addresses)
     checkpoint_dir = spec.get("checkpointDir")
-    File = jpype.JClass("java.io.File")
-    r = jpype.JClass("org.jhooks.demo.ClusterDemoTask").train(
+    File = java_class("java.io.File")
+    r = java_class("org.jhooks.demo.ClusterDemoTask").train(
         File(str(Path(spec["csv"]).resolve())).toPath(),
         Cluster.of(jobs),
         index,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 from jhooks.demo import model
 from jhooks.demo.launch import python_hooks_installed
 from jhooks.hooks import (
@@ -93,9 +93,9 @@ def run(
     ]
     if progress:
         hooks.append(ProgressBarHook(lastStep=firstStep + steps, tensors={"loss": model.LOSS}))
-    import jpype
+    from jhooks.bridge import java_class
 
-    demo = jpype.JClass(MAIN_CLASS)
+    demo = java_class(MAIN_CLASS)
     options = demo.Options.parse(
         [csv, "--steps", str(steps), "--checkpoint-dir", checkpointDir, "--learning-rate", repr(float(learningRate))]
     )
@@ -108,8 +108,8 @@ def run(
 def restore_on_jvm(csv: str, prefix: str) -> dict[str, np.ndarray]:
     """The JVM restores the checkpoint at ``prefix`` into a fresh demo graph and returns the model
     variables (float64 copies, shapes as in the graph)."""
-    import jpype
+    from jhooks.bridge import java_class
 
     jvm.start(natives=True)
-    restored = jpype.JClass(MAIN_CLASS).restoreVariables(csv, prefix)
+    restored = java_class(MAIN_CLASS).restoreVariables(csv, prefix)
     return {str(k): np.array(list(restored.get(k)), dtype=np.float64) for k in restored.keySet()}

@@ -1,5 +1,5 @@
 """Python hook objects handed to a JVM app through ``org.jhooks.python.PythonHooks``: what
-``python -m jhooks java MAIN --hook module:Class`` (jhooks.bridge.launcher) installs, but with
+``python -m jhooks java MAIN --hook module:Class`` (jhooks.bridge.launcher.app) installs, but with
 hooks built in Python, so the caller can read their results after the app ran."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from jhooks.bridge.launcher import install_hooks, uninstall_hooks
+from jhooks.bridge.launcher.loader import install_hooks, uninstall_hooks
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from jhooks.api.hook import Hook
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import model
 from jhooks.demo.jvm_part import FINAL_OPS, PartResult, summary_every
@@ -40,9 +40,9 @@ class RestoreProbe(Hook):
 
 
 def _java_map(mapping: dict[str, str]):
-    import jpype
+    from jhooks.bridge import java_class
 
-    m = jpype.JClass("java.util.LinkedHashMap")()
+    m = java_class("java.util.LinkedHashMap")()
     for k, v in mapping.items():
         m.put(k, v)
     return m
@@ -53,35 +53,33 @@ def run(
 ) -> PartResult:
     """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``."""
     jvm.start()  # before TensorFlow: one runtime, shared with the JVM
-    import jpype
     import tensorflow as tf
 
-    from jhooks.bridge.arrays import to_numpy
-    from jhooks.bridge.java_hooks import JavaHook
+    from jhooks.bridge import java_class
+    from jhooks.bridge.convert.arrays import to_numpy
+    from jhooks.bridge.hooks.java_hooks import JavaHook
     from jhooks.tf import to_tf_hooks
 
     hooks_pkg = "org.jhooks.hooks."
     java_saver = (
-        jpype.JClass(hooks_pkg + "AsyncCheckpointSaverHook")
+        java_class(hooks_pkg + "AsyncCheckpointSaverHook")
         .builder(checkpointDir)
         .saveSteps(saveSteps)
         .maxToKeep(0)
         .build()
     )
-    java_logger = jpype.JClass(hooks_pkg + "LoggingTensorHook")(
+    java_logger = java_class(hooks_pkg + "LoggingTensorHook")(
         _java_map({"step": model.GLOBAL_STEP, "loss": model.LOSS}),
-        jpype.JObject(logEvery, jpype.JClass("java.lang.Integer")),
+        java_class("java.lang.Integer").valueOf(logEvery),
         None,
         False,
         None,
     )
-    java_final = jpype.JClass(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
+    java_final = java_class(hooks_pkg + "FinalOpsHook")(_java_map(FINAL_OPS))
     probe = RestoreProbe()
-    every = jpype.JObject(summary_every(steps), jpype.JClass("java.lang.Integer"))
-    counter = jpype.JClass(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
-    summaries = jpype.JClass(hooks_pkg + "SummarySaverHook")(
-        every, None, tensorboardDir, None, None, model.LOSS_SUMMARY
-    )
+    every = java_class("java.lang.Integer").valueOf(summary_every(steps))
+    counter = java_class(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
+    summaries = java_class(hooks_pkg + "SummarySaverHook")(every, None, tensorboardDir, None, None, model.LOSS_SUMMARY)
 
     demo = model.build(demo_data.load(csv), learningRate)
     with demo.graph.as_default():

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import jvm_part, model, python_part
 from jhooks.demo.jvm_part import PartResult

@@ -26,7 +26,7 @@ from jhooks.checkpoint.files import (
     delete_checkpoint,
     validate_basename,
 )
-from jhooks.checkpoint.state import STATE_FILE, CheckpointState
+from jhooks.checkpoint.state import STATE_FILE, CheckpointState, write_state
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +63,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
         HookError: in ``begin``, the sub-directory cannot be created or its index file is not
             readable JSON of this listener.
     """
+
+    INDEX_FILE = INDEX_FILE
 
     def __init__(
         self,
@@ -143,7 +145,8 @@ class BestCheckpointsListener(CheckpointSaverListener):
         ranked = [(s, v) for s, v in self._best if s != step] + [(step, value)]
         ranked.sort(key=lambda sv: sv[1], reverse=self.mode == "max")  # stable: a tie keeps the older first
         kept, dropped = ranked[: self.keep], ranked[self.keep :]
-        CheckpointState.write(self.bestDir, [self._prefix(s) for s, _ in reversed(kept)])
+        worstFirst = [os.path.basename(self._prefix(s)) for s, _ in reversed(kept)]
+        write_state(self.bestDir, CheckpointState(worstFirst[-1], worstFirst))
         self._best = kept
         self._writeIndex()
         for s, _ in dropped:

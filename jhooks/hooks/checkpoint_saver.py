@@ -127,6 +127,11 @@ class CheckpointSaverHook(Hook):
         """Labelled global steps whose checkpoints are on disk, in save order."""
         return list(self._savedSteps)
 
+    def keptCheckpoints(self) -> list[str]:
+        """The checkpoints kept on disk, as the state file lists them (names relative to the
+        checkpoint dir), oldest first."""
+        return self._keeper.kept()
+
     def lastSavedStep(self) -> int | None:
         steps = self.savedSteps()
         return steps[-1] if steps else None
@@ -234,7 +239,7 @@ class CheckpointSaverHook(Hook):
             return False
         prefix = self._prefix(step)
         try:
-            if self._saver.hasExplicitVariables():
+            if self._saver.variables() is not None:
                 step, values = self._snapshot(session, step)
                 prefix = self._prefix(step)
                 logger.info("Saving checkpoints for %d into %s.", step, prefix)
@@ -291,7 +296,7 @@ class CheckpointSaverHook(Hook):
         run, which labels the checkpoint (it differs from ``step`` only if something else trains
         concurrently: logged as a WARNING)."""
         values = session.run(
-            {_VARIABLES: self._saver.variablesFor(session), _GLOBAL_STEP: session.globalStepTensorName()}
+            {_VARIABLES: self._saver.variablesIn(session), _GLOBAL_STEP: session.globalStepTensorName()}
         )
         label = int(values[_GLOBAL_STEP])
         if label != step:

@@ -57,6 +57,8 @@ class ProgressBarHook(Hook):
         ValueError: ``everyNIter <= 0`` (``"invalid every_n_iter=0."``, shared with Java).
     """
 
+    MIN_INTERVAL_SECS = MIN_INTERVAL_SECS
+
     def __init__(
         self,
         lastStep: int | None = None,

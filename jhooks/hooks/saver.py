@@ -23,7 +23,11 @@ class Saver:
     Raises ValueError for ``maxToKeep < 0`` or variables of another type.
     """
 
-    def __init__(self, variables: None | Sequence[str] | Mapping[str, str] = None, maxToKeep: int | None = 5) -> None:
+    DEFAULT_MAX_TO_KEEP = 5
+
+    def __init__(
+        self, variables: None | Sequence[str] | Mapping[str, str] = None, maxToKeep: int | None = DEFAULT_MAX_TO_KEEP
+    ) -> None:
         if maxToKeep is not None and maxToKeep < 0:
             raise ValueError(f"maxToKeep must be >= 0, got {maxToKeep}")
         if variables is None or isinstance(variables, Mapping):
@@ -44,10 +48,11 @@ class Saver:
     def maxToKeep(self) -> int | None:
         return self._maxToKeep
 
-    def hasExplicitVariables(self) -> bool:
-        return self._variables is not None
+    def variables(self) -> dict[str, str] | None:
+        """The explicit variables (``{checkpoint key: tensor name}``), None for all of the session's."""
+        return None if self._variables is None else dict(self._variables)
 
-    def variablesFor(self, session: Any) -> dict[str, str]:
+    def variablesIn(self, session: Any) -> dict[str, str]:
         """``{checkpoint key: tensor name}`` to snapshot from ``session``.
 
         Raises NotImplementedError when no variables were given and the view has no

@@ -22,7 +22,6 @@ original as ``__cause__`` (TensorFlow's ``with`` block would swallow it as end o
 
 from __future__ import annotations
 
-import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from typing import Any, NoReturn
 import tensorflow as tf
 
 from jhooks.api.errors import HookError, HookFeedConflictError, SessionRunArgsError
+from jhooks.api.foreign_errors import is_fatal_foreign_error
 from jhooks.api.hook import Hook, hook_name
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
@@ -41,16 +41,6 @@ from jhooks.tf import saver as graph_saver
 from jhooks.tf.coordinator import TfCoordinatorView
 from jhooks.tf.run_plan import RunPlan, plan_for
 from jhooks.tf.session_view import TfSessionView
-
-
-def _is_java_error(error: BaseException) -> bool:
-    jpype = sys.modules.get("jpype")  # no Java exception exists unless the bridge is in use
-    return (
-        jpype is not None
-        and jpype.isJVMStarted()
-        and isinstance(error, jpype.JException)
-        and isinstance(error, jpype.JClass("java.lang.Error"))
-    )
 
 
 def hook_failure(hook: str, callback: str, error: BaseException) -> BaseException | None:
@@ -79,7 +69,7 @@ def hook_failure(hook: str, callback: str, error: BaseException) -> BaseExceptio
         )
     if isinstance(error, SessionRunArgsError):
         return HookError(hook, callback, f"made invalid SessionRunArgs: {error}")
-    if _is_java_error(error):
+    if is_fatal_foreign_error(error):
         return HookError(hook, callback, f"raised {error}")
     return None
 

@@ -7,7 +7,8 @@ import logging
 import sys
 import time
 
-from jhooks.bridge import JavaHook, console, jvm
+from jhooks.bridge import JavaHook
+from jhooks.bridge.process import console, jvm
 
 jvm.start()  # before TensorFlow
 

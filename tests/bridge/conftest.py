@@ -1,4 +1,4 @@
-"""One JVM per pytest process, started by jhooks.bridge.jvm (tests needing a fresh process use
+"""One JVM per pytest process, started by jhooks.bridge.process.jvm (tests needing a fresh process use
 subprocess)."""
 
 import os
@@ -19,7 +19,7 @@ def compile_test_classes() -> str:
     import glob
     import subprocess
 
-    from jhooks.bridge.classpath import classpath
+    from jhooks.bridge.process.classpath import classpath
 
     out = os.path.join(REPO, "build", "bridge-test-classes")
     sources = sorted(glob.glob(os.path.join(HERE, "java", "**", "*.java"), recursive=True))
@@ -47,7 +47,7 @@ def compile_test_classes() -> str:
 
 @pytest.fixture(scope="session", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start(extra_classpath=[compile_test_classes()])
     return jvm_module

@@ -34,8 +34,9 @@ def drive(checkpointDir: str, wSize: int) -> None:
 
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test dumps the stacks of a hung run
 
-    from jhooks.bridge import as_java_hook, jvm
-    from jhooks.bridge.exceptions import call_java
+    from jhooks.bridge import as_java_hook
+    from jhooks.bridge.process import jvm
+    from jhooks.bridge.process.calls import call_java
 
     os.environ["SIGNAL_CKPT"] = checkpointDir
     jvm.start(extra_classpath=[os.environ["SIGNAL_CLASSES"]])

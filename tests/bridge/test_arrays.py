@@ -4,7 +4,7 @@ import jpype
 import numpy as np
 import pytest
 
-from jhooks.bridge.arrays import dtype_of, to_java, to_numpy
+from jhooks.bridge.convert.arrays import dtype_of, to_java, to_numpy
 
 NUMERIC = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool"]
 
@@ -153,7 +153,7 @@ def test_unsupported_dtypes_are_refused_by_name():
 @pytest.mark.parametrize("dtype", [*NUMERIC, "bfloat16"])
 @pytest.mark.parametrize("shape", [(), (0,), (5,), (4, 3), (2, 3, 4)])
 def test_view_keeps_values_dtype_and_shape_in_every_layout(dtype, shape):
-    from jhooks.bridge.arrays import view_to_java
+    from jhooks.bridge.convert.arrays import view_to_java
 
     if dtype == "bfloat16":
         import ml_dtypes
@@ -171,7 +171,7 @@ def test_view_keeps_values_dtype_and_shape_in_every_layout(dtype, shape):
 
 
 def test_view_shares_the_numpy_memory_and_is_read_only():
-    from jhooks.bridge.arrays import view_to_java
+    from jhooks.bridge.convert.arrays import view_to_java
 
     a = np.arange(600, dtype=np.float32).reshape(200, 3)  # above PACKED_MAX_BYTES: a view
     nd = view_to_java(a)
@@ -186,7 +186,7 @@ def test_view_shares_the_numpy_memory_and_is_read_only():
 
 
 def test_a_small_value_crosses_as_a_read_only_copy_in_one_call():
-    from jhooks.bridge.arrays import PACKED_MAX_BYTES, view_to_java
+    from jhooks.bridge.convert.arrays import PACKED_MAX_BYTES, view_to_java
 
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     assert a.nbytes <= PACKED_MAX_BYTES
@@ -200,7 +200,7 @@ def test_a_small_value_crosses_as_a_read_only_copy_in_one_call():
 
 
 def test_view_of_a_read_only_array_needs_no_copy():
-    from jhooks.bridge.arrays import view_to_java
+    from jhooks.bridge.convert.arrays import view_to_java
 
     a = np.arange(4, dtype=np.int64)
     a.flags.writeable = False
@@ -209,7 +209,7 @@ def test_view_of_a_read_only_array_needs_no_copy():
 
 
 def test_views_keep_at_most_the_budget_alive_after_their_callbacks(monkeypatch):
-    from jhooks.bridge import arrays
+    from jhooks.bridge.convert import arrays
 
     monkeypatch.setattr(arrays, "VIEW_BUDGET", 3 * 4096)
     monkeypatch.setattr(arrays, "_kept", __import__("collections").deque())
@@ -229,7 +229,7 @@ def test_views_keep_at_most_the_budget_alive_after_their_callbacks(monkeypatch):
 
 
 def test_a_view_whose_array_its_caller_still_holds_stays_valid_until_the_caller_lets_go(monkeypatch):
-    from jhooks.bridge import arrays
+    from jhooks.bridge.convert import arrays
 
     monkeypatch.setattr(arrays, "VIEW_BUDGET", 4096)
     monkeypatch.setattr(arrays, "_kept", __import__("collections").deque())

@@ -11,7 +11,7 @@ import tensorflow as tf
 
 import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.process.calls import call_java
 from jhooks.tf import to_tf_hooks
 
 

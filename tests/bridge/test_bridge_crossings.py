@@ -9,8 +9,8 @@ from test_python_driver_java_hooks import PyRecorder, build_graph
 
 import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.arrays import to_java, to_numpy
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.convert.arrays import to_java, to_numpy
+from jhooks.bridge.process.calls import call_java
 from jhooks.tf import to_tf_hooks
 
 
@@ -163,7 +163,7 @@ def test_copies_share_no_memory_either_way():
 
 
 def test_java_hooks_read_the_global_step_name_of_a_finalized_graph_without_crossing(monkeypatch):
-    from jhooks.bridge import sessions
+    from jhooks.bridge.hooks import sessions
 
     asked = []
     python_side = sessions._PythonSessionProxy.globalStepTensorName

@@ -7,8 +7,8 @@ import pytest
 import tensorflow as tf
 
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.exceptions import call_java
-from jhooks.bridge.sessions import JavaSession, java_session
+from jhooks.bridge.hooks.sessions import JavaSession, java_session
+from jhooks.bridge.process.calls import call_java
 from jhooks.hooks import AsyncCheckpointSaverHook
 from jhooks.tf import to_tf_hooks
 

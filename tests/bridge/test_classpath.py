@@ -5,7 +5,7 @@ import zipfile
 import pytest
 
 from jhooks.api.version import VERSION
-from jhooks.bridge import classpath as cp
+from jhooks.bridge.process import classpath as cp
 
 
 def make_jar(path, title, version):

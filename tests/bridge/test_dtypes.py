@@ -13,9 +13,10 @@ import tensorflow as tf
 from test_bad_inputs import J, java_list
 
 import jhooks
-from jhooks.bridge import JavaHook, as_java_hook, values
-from jhooks.bridge.arrays import to_java, to_numpy
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge import JavaHook, as_java_hook
+from jhooks.bridge.convert import values
+from jhooks.bridge.convert.arrays import to_java, to_numpy
+from jhooks.bridge.process.calls import call_java
 from jhooks.tf import to_tf_hooks
 
 NUMERIC = ["float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16"]

@@ -15,7 +15,7 @@ from test_bad_inputs import J, java_list, run_python_driver
 
 import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.process.calls import call_java
 from jhooks.hooks import CheckpointSaveError, NanLossDuringTrainingError
 from jhooks.tf import GraphNameError
 
@@ -136,7 +136,8 @@ def test_jvm_session_java_hook_a_python_caller_gets_the_python_twin(kind):
 
 def test_a_twin_that_returns_to_python_is_the_original_object():
     # Python -> Java -> Python, with nothing in between: the same object, not a copy
-    from jhooks.bridge.exceptions import from_java, to_java
+    from jhooks.bridge.convert.exceptions import to_java
+    from jhooks.bridge.process.calls import from_java
 
     for original in (jhooks.HookError("h", "end", "x"), jhooks.SessionRunArgsError("a feed key must be a str")):
         java = to_java(original)

@@ -6,9 +6,10 @@ import jpype
 import pytest
 
 import jhooks
-from jhooks.bridge.exceptions import call_java, java_stack_trace, to_java, type_name
-from jhooks.bridge.java_hooks import JavaCheckpointSaverListener, JavaHook
-from jhooks.bridge.python_hooks import as_java_hook, as_java_listener
+from jhooks.bridge.convert.exceptions import java_stack_trace, to_java, type_name
+from jhooks.bridge.hooks.java_hooks import JavaCheckpointSaverListener, JavaHook
+from jhooks.bridge.hooks.python_hooks import as_java_hook, as_java_listener
+from jhooks.bridge.process.calls import call_java
 
 
 def CallingBack():

@@ -1,4 +1,4 @@
-"""Building Java hooks from plain Python values (jhooks.bridge.construct, docs/bridge.md "Building Java
+"""Building Java hooks from plain Python values (jhooks.bridge.hooks.construct, docs/bridge.md "Building Java
 hooks from Python"): ints, floats, bools, strings, None, lists, tuples, dicts and numpy arrays
 converted to the chosen constructor's or builder's parameter types, keyword arguments by Java
 parameter name (and TensorFlow's snake_case spelling), and errors naming the class, the candidates
@@ -13,7 +13,7 @@ import tensorflow as tf
 
 import jhooks
 from jhooks.bridge import JavaHook
-from jhooks.bridge.construct import JavaArgumentsError, snake_to_camel
+from jhooks.bridge.hooks.construct import JavaArgumentsError, snake_to_camel
 from jhooks.tf import to_tf_hooks
 
 # Pure reflection and Java hooks that need no TensorFlow natives: any TensorFlow 2.x (marker anytf);
@@ -160,12 +160,12 @@ def test_hooks_built_from_plain_values_run_in_a_python_session():
 
 @anytf
 def test_a_class_not_on_the_classpath_names_the_classpath_searched():
-    from jhooks.bridge.classpath import classpath
-    from jhooks.bridge.jvm import JavaClassNotFoundError
+    from jhooks.bridge.process.classpath import classpath
+    from jhooks.bridge.process.errors import JavaClassNotFoundError
 
     with pytest.raises(JavaClassNotFoundError) as e:
         JavaHook("com.example.LossAlarm", 0.5)
     message = str(e.value)
     assert message.startswith("Java class com.example.LossAlarm not found on the classpath searched (")
     assert classpath()[0] in message and "bridge-test-classes" in message  # start-up jars and added dirs
-    assert message.endswith("jhooks.bridge.jvm.start(extra_classpath=[...]) in Python")
+    assert message.endswith("jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python")

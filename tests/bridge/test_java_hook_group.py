@@ -13,7 +13,7 @@ from test_python_driver_java_hooks import PyRecorder, RecordingHook, build_graph
 
 import jhooks
 from jhooks.bridge import JavaHook
-from jhooks.bridge.arrays import to_java
+from jhooks.bridge.convert.arrays import to_java
 from jhooks.tf import TfHookAdapter, TfHookGroup, to_tf_hooks
 
 

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from jhooks.bridge import jvm
-from jhooks.bridge.classpath import classpath
+from jhooks.bridge.process import errors, jvm, runtime
+from jhooks.bridge.process.classpath import classpath
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -31,7 +31,7 @@ def test_either_import_order_gives_one_runtime_used_by_both_languages(tensorflow
     code = (
         ("import tensorflow as tf\n" if tensorflow_first else "")
         + """
-from jhooks.bridge import jvm
+from jhooks.bridge.process import errors, jvm, runtime
 jvm.start()
 jvm.start()
 import tensorflow as tf
@@ -66,12 +66,12 @@ def test_shared_runtime_mode_uses_its_own_javacpp_cache():
     System = jpype.JClass("java.lang.System")
     assert str(System.getProperty("org.bytedeco.javacpp.pathsFirst")) == "true"
     cache = str(System.getProperty("org.bytedeco.javacpp.cachedir"))
-    assert cache.endswith("-shared") and cache == jvm.javacpp_cache_dir(True)
-    assert jvm.javacpp_cache_dir(False) != cache
+    assert cache.endswith("-shared") and cache == runtime.javacpp_cache_dir(True)
+    assert runtime.javacpp_cache_dir(False) != cache
 
 
 def test_default_javacpp_cache_is_the_checkouts_build_dir_or_the_users_cache(tmp_path, monkeypatch):
-    monkeypatch.delenv(jvm.CACHE_ENV, raising=False)
+    monkeypatch.delenv(runtime.CACHE_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     installed = tmp_path / "site-packages"  # an installed wheel: no build.gradle next to the package
     installed.mkdir()
@@ -79,52 +79,52 @@ def test_default_javacpp_cache_is_the_checkouts_build_dir_or_the_users_cache(tmp
     checkout.mkdir()
     (checkout / "build.gradle").write_text("")
     assert [
-        jvm.javacpp_cache_dir(False, installed),
-        jvm.javacpp_cache_dir(True, installed),
-        jvm.javacpp_cache_dir(False, checkout),
-        jvm.javacpp_cache_dir(True, checkout),
+        runtime.javacpp_cache_dir(False, installed),
+        runtime.javacpp_cache_dir(True, installed),
+        runtime.javacpp_cache_dir(False, checkout),
+        runtime.javacpp_cache_dir(True, checkout),
     ] == [
         str(tmp_path / "xdg" / "jhooks" / "javacpp-cache"),
         str(tmp_path / "xdg" / "jhooks" / "javacpp-cache-shared"),
         str(checkout / "build" / "javacpp-cache"),
         str(checkout / "build" / "javacpp-cache-shared"),
     ]
-    monkeypatch.setenv(jvm.CACHE_ENV, str(tmp_path / "mine"))
-    assert jvm.javacpp_cache_dir(True, installed) == str(tmp_path / "mine-shared")
+    monkeypatch.setenv(runtime.CACHE_ENV, str(tmp_path / "mine"))
+    assert runtime.javacpp_cache_dir(True, installed) == str(tmp_path / "mine-shared")
 
 
 def _python_tf(version, cc_sha="x" * 43, distribution="tensorflow-cpu"):
-    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    build = runtime.TF_JAVA_RUNTIMES["1.1.0"]
     libraries = {name: (sha, size) for name, sha, size in build.libraries}
     libraries["libtensorflow_cc.so.2"] = (cc_sha, libraries["libtensorflow_cc.so.2"][1])
-    return jvm.PythonTensorFlow(distribution, version, "/site-packages/tensorflow", libraries)
+    return runtime.PythonTensorFlow(distribution, version, "/site-packages/tensorflow", libraries)
 
 
 def test_the_runtime_is_checked_by_build_identity_not_by_version():
-    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    build = runtime.TF_JAVA_RUNTIMES["1.1.0"]
     cc_sha = dict((name, sha) for name, sha, _ in build.libraries)["libtensorflow_cc.so.2"]
-    assert jvm.runtime_problem(_python_tf("2.18.0", cc_sha), "1.1.0", []) is None
-    other = jvm.runtime_problem(_python_tf("2.17.1"), "1.1.0", [])
-    assert isinstance(other, jvm.TensorFlowVersionError)
+    assert runtime.runtime_problem(_python_tf("2.18.0", cc_sha), "1.1.0", []) is None
+    other = runtime.runtime_problem(_python_tf("2.17.1"), "1.1.0", [])
+    assert isinstance(other, errors.TensorFlowVersionError)
     assert str(other).startswith(
         "Python TensorFlow 2.17.1 (tensorflow-cpu) is not the TensorFlow build tensorflow-java 1.1.0 wraps "
         "(tensorflow-cpu 2.18.0); one process can hold only one TensorFlow runtime. Install tensorflow-cpu==2.18.0"
     )
-    same_version = jvm.runtime_problem(_python_tf("2.18.0", distribution="tensorflow"), "1.1.0", [])
+    same_version = runtime.runtime_problem(_python_tf("2.18.0", distribution="tensorflow"), "1.1.0", [])
     assert str(same_version).startswith(
         "Python TensorFlow 2.18.0 (tensorflow, libtensorflow_cc.so.2 sha256 xxxxxxxxxxxx…) is not the TensorFlow "
         f"build tensorflow-java 1.1.0 wraps (tensorflow-cpu 2.18.0, libtensorflow_cc.so.2 sha256 {cc_sha[:12]}…)"
     )
-    unknown = jvm.runtime_problem(_python_tf("2.18.0", cc_sha), "0.9.0", [])
+    unknown = runtime.runtime_problem(_python_tf("2.18.0", cc_sha), "0.9.0", [])
     assert str(unknown).startswith("tensorflow-java 0.9.0 is not known to jhooks")
 
 
 def test_without_python_tensorflow_the_jvm_needs_tensorflow_javas_native_jar(tmp_path):
     jars = classpath()
-    assert jvm.runtime_problem(None, "1.1.0", jars) is None  # the checkout's classpath has the native jar
+    assert runtime.runtime_problem(None, "1.1.0", jars) is None  # the checkout's classpath has the native jar
     without = [j for j in jars if not j.endswith("-linux-x86_64.jar")]
-    problem = jvm.runtime_problem(None, "1.1.0", without)
-    assert isinstance(problem, jvm.TensorFlowRuntimeError)
+    problem = runtime.runtime_problem(None, "1.1.0", without)
+    assert isinstance(problem, errors.TensorFlowRuntimeError)
     assert str(problem) == (
         "no TensorFlow runtime is installed for the JVM: no Python TensorFlow, and tensorflow-java 1.1.0's native "
         "jar is not on the classpath. Install tensorflow-cpu==2.18.0 (pip install 'jhooks[tf]'), or add "
@@ -133,11 +133,11 @@ def test_without_python_tensorflow_the_jvm_needs_tensorflow_javas_native_jar(tmp
 
 
 def test_the_installed_tensorflow_is_identified_from_its_record_without_importing_it():
-    installed = jvm.python_tensorflow()
-    assert installed.distribution == "tensorflow-cpu" and installed.version == jvm.installed_tensorflow()
-    build = jvm.TF_JAVA_RUNTIMES["1.1.0"]
+    installed = runtime.python_tensorflow()
+    assert installed.distribution == "tensorflow-cpu" and installed.version == runtime.installed_tensorflow()
+    build = runtime.TF_JAVA_RUNTIMES["1.1.0"]
     assert installed.libraries == {name: (sha, size) for name, sha, size in build.libraries}
-    assert jvm.runtime_problem(installed, "1.1.0", classpath()) is None
+    assert runtime.runtime_problem(installed, "1.1.0", classpath()) is None
 
 
 def test_the_wrapped_build_is_byte_for_byte_the_native_jars_runtime():
@@ -150,26 +150,26 @@ def test_the_wrapped_build_is_byte_for_byte_the_native_jars_runtime():
     assert len(native) == 1
     found = []
     with zipfile.ZipFile(native[0]) as z:
-        for name, _, _ in jvm.TF_JAVA_RUNTIMES["1.1.0"].libraries:
+        for name, _, _ in runtime.TF_JAVA_RUNTIMES["1.1.0"].libraries:
             digest = hashlib.sha256()
             with z.open("org/tensorflow/internal/c_api/linux-x86_64/" + name) as f:
                 for block in iter(lambda: f.read(1 << 20), b""):
                     digest.update(block)
             sha = base64.urlsafe_b64encode(digest.digest()).rstrip(b"=").decode()
             found.append((name, sha, z.getinfo("org/tensorflow/internal/c_api/linux-x86_64/" + name).file_size))
-    assert tuple(found) == jvm.TF_JAVA_RUNTIMES["1.1.0"].libraries
+    assert tuple(found) == runtime.TF_JAVA_RUNTIMES["1.1.0"].libraries
 
 
 def test_a_mismatch_stops_a_jvm_session_before_the_jvm_starts_and_starts_hooks_only():
     done = run_python("""
 import jpype
-from jhooks.bridge import jvm
-real = jvm.python_tensorflow()
-jvm.python_tensorflow = lambda: jvm.PythonTensorFlow('tensorflow-cpu', '2.17.1', real.directory,
+from jhooks.bridge.process import errors, jvm, runtime
+real = runtime.python_tensorflow()
+runtime.python_tensorflow = lambda: runtime.PythonTensorFlow('tensorflow-cpu', '2.17.1', real.directory,
                                                      dict.fromkeys(real.libraries, ('other', 1)))
 try:
     jvm.start(natives=True)
-except jvm.TensorFlowVersionError as e:
+except errors.TensorFlowVersionError as e:
     print('REFUSED', e)
 print('STARTED', jpype.isJVMStarted())
 jvm.start()
@@ -182,18 +182,18 @@ print('MODE', jvm.mode(), jpype.JClass('java.lang.System').getProperty('org.byte
 
 
 def test_the_detected_tensorflow_java_version_comes_from_the_classpath():
-    assert jvm.tf_java_version(["/x/tensorflow-core-api-1.0.0.jar"]) == "1.0.0"
-    assert jvm.tf_java_version(["/x/other.jar"]) == jvm.DEFAULT_TF_JAVA
+    assert runtime.tf_java_version(["/x/tensorflow-core-api-1.0.0.jar"]) == "1.0.0"
+    assert runtime.tf_java_version(["/x/other.jar"]) == runtime.DEFAULT_TF_JAVA
 
 
 def test_a_jvm_started_elsewhere_without_the_jar_is_a_clear_error():
     done = run_python("""
 import jpype
 jpype.startJVM(convertStrings=False)
-from jhooks.bridge import jvm
+from jhooks.bridge.process import errors, jvm, runtime
 try:
     jvm.start()
-except jvm.JvmError as e:
+except errors.JvmError as e:
     print('ERROR', e)
 """)
     assert done.returncode == 0, done.stderr[-3000:]

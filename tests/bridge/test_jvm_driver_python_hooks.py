@@ -6,7 +6,7 @@ import pytest
 
 import jhooks
 from jhooks.bridge import as_java_hook, as_java_listener
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.process.calls import call_java
 
 
 def JvmDriver():

@@ -68,7 +68,7 @@ def test_a_bad_hook_spec_is_named():
 def test_outside_the_launcher_python_hooks_say_how_to_start_the_app(call):
     import jpype
 
-    from jhooks.bridge.exceptions import call_java
+    from jhooks.bridge.process.calls import call_java
 
     PythonHooks = jpype.JClass("org.jhooks.python.PythonHooks")
     if PythonHooks.available():
@@ -109,8 +109,8 @@ def test_install_hooks_hands_python_hook_objects_to_the_app():
     import jpype
 
     import jhooks
-    from jhooks.bridge.exceptions import call_java
-    from jhooks.bridge.launcher import install_hooks, uninstall_hooks
+    from jhooks.bridge.launcher.loader import install_hooks, uninstall_hooks
+    from jhooks.bridge.process.calls import call_java
 
     class Counting(jhooks.Hook):
         def __init__(self):
@@ -189,7 +189,7 @@ def test_a_hook_factory_annotated_to_return_a_hook_is_accepted():
 def test_python_hooks_load_and_load_listener_check_the_target_before_calling_it(capsys):
     import jpype
 
-    from jhooks.bridge.launcher import install_hooks, uninstall_hooks
+    from jhooks.bridge.launcher.loader import install_hooks, uninstall_hooks
 
     PythonHooks = jpype.JClass("org.jhooks.python.PythonHooks")
     PythonException = jpype.JClass("org.jhooks.bridge.PythonException")

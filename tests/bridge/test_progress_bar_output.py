@@ -18,8 +18,8 @@ import termios
 
 import pytest
 
-from jhooks.bridge.classpath import classpath
-from jhooks.bridge.jvm import jvm_args
+from jhooks.bridge.process.classpath import classpath
+from jhooks.bridge.process.runtime import jvm_args
 from jhooks.demo.data import DEFAULT_CSV
 
 HERE = os.path.dirname(os.path.abspath(__file__))

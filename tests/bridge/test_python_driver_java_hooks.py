@@ -7,7 +7,7 @@ import tensorflow as tf
 
 import jhooks
 from jhooks.bridge import JavaCheckpointSaverListener, JavaHook
-from jhooks.bridge.arrays import to_java
+from jhooks.bridge.convert.arrays import to_java
 from jhooks.tf import to_tf_hooks
 
 

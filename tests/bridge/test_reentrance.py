@@ -12,7 +12,7 @@ from test_bad_inputs import J, java_list, python_graph
 
 import jhooks
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.process.calls import call_java
 from jhooks.tf import to_tf_hooks
 
 DIRECTIONS = ["python-driver-python-hook", "python-driver-java-hook", "jvm-driver-java-hook", "jvm-driver-python-hook"]

@@ -13,13 +13,13 @@ import textwrap
 
 import pytest
 
-from jhooks.bridge import jvm
-from jhooks.bridge.classpath import classpath
+from jhooks.bridge.process import jvm, runtime
+from jhooks.bridge.process.classpath import classpath
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TF_JAVA = jvm.tf_java_version(classpath())
-BUILD = jvm.TF_JAVA_RUNTIMES[TF_JAVA]
-PINNED = jvm.runtime_problem(jvm.python_tensorflow(), TF_JAVA, classpath()) is None
+TF_JAVA = runtime.tf_java_version(classpath())
+BUILD = runtime.TF_JAVA_RUNTIMES[TF_JAVA]
+PINNED = runtime.runtime_problem(runtime.python_tensorflow(), TF_JAVA, classpath()) is None
 EXPECTED_MODE = jvm.SHARED_RUNTIME if PINNED else jvm.HOOKS_ONLY
 
 GRAPH = """
@@ -28,7 +28,8 @@ os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
 import tensorflow as tf
 import jpype
 import jhooks
-from jhooks.bridge import JavaHook, jvm
+from jhooks.bridge import JavaHook
+from jhooks.bridge.process import errors, jvm, runtime
 from jhooks.tf import to_tf_hooks
 
 jvm.start(extra_classpath=[sys.argv[1]])
@@ -115,7 +116,7 @@ def test_a_java_hook_that_needs_tensorflow_natives(tmp_path, java_test_classes):
                          None, None, None, None, None)
         try:
             train([JavaHook("org.jhooks.hooks.StopAtStepHook", None, jpype.JLong(4)), saver])
-        except jvm.TensorFlowRuntimeError as e:
+        except errors.TensorFlowRuntimeError as e:
             result["hook_error"] = [type(e).__name__, str(e), e.hook, e.callback, type(e.__cause__).__name__]
         for name, call in (("session", lambda: jvm.start(natives=True)),
                            ("tf_class", lambda: JavaHook("org.jhooks.tf.MonitoredSession"))):
@@ -139,7 +140,7 @@ def test_a_java_hook_that_needs_tensorflow_natives(tmp_path, java_test_classes):
         ]
         assert {"model.ckpt-2.index", "model.ckpt-4.index", "checkpoint"} <= set(out["files"])
         return
-    installed = jvm.python_tensorflow()
+    installed = runtime.python_tensorflow()
     reason = (
         f"Python TensorFlow {installed.version} ({installed.distribution}) is not the TensorFlow build "
         f"tensorflow-java {TF_JAVA} wraps ({BUILD.distribution} {BUILD.release}); one process can hold only one "
@@ -182,7 +183,7 @@ def test_the_launcher_refuses_another_tensorflow_before_starting(tmp_path):
         timeout=300,
         env=env,
     )
-    installed = jvm.python_tensorflow()
+    installed = runtime.python_tensorflow()
     assert done.returncode == 2, done.stderr[-3000:]
     assert done.stderr.startswith(
         f"python -m jhooks java: Python TensorFlow {installed.version} ({installed.distribution}) is not the "

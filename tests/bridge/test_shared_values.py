@@ -9,7 +9,7 @@ import tensorflow as tf
 
 import jhooks
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.java_hooks import JavaHook
+from jhooks.bridge.hooks.java_hooks import JavaHook
 from jhooks.tf import to_tf_hooks
 
 ELEMENTS = 1 << 20  # 4 MB of float32: held in direct memory by the JVM driver
@@ -81,7 +81,7 @@ def test_java_hook_that_keeps_a_view_past_its_callback_gets_a_clear_error_not_fr
     array is still retained (the byte budget) it reads the first run's values; once the array is let
     go, every read throws IllegalStateException naming the value and saying to copy it; the copy the
     hook made inside the callback keeps its values."""
-    from jhooks.bridge import arrays
+    from jhooks.bridge.convert import arrays
 
     elements = 1 << 18  # 1 MB of float32
     monkeypatch.setattr(arrays, "VIEW_BUDGET", 2 * 4 * elements)  # retains two steps' values

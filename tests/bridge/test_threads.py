@@ -67,7 +67,8 @@ def test_a_slow_callback_in_flight_does_not_hold_up_exit():
     done = run_python(
         """
         import threading, time, jpype, jhooks
-        from jhooks.bridge import jvm, as_java_hook
+        from jhooks.bridge import as_java_hook
+        from jhooks.bridge.process import jvm
         jvm.start()
         started = threading.Event()
         class Slow(jhooks.Hook):
@@ -92,7 +93,8 @@ def test_the_bounded_exit_keeps_the_status_the_program_asked_for():
     done = run_python(
         """
         import sys, threading, time, jpype, jhooks
-        from jhooks.bridge import jvm, as_java_hook
+        from jhooks.bridge import as_java_hook
+        from jhooks.bridge.process import jvm
         jvm.start()
         started = threading.Event()
         class Slow(jhooks.Hook):
@@ -117,8 +119,9 @@ def test_a_python_hook_may_import_tensorflow_on_a_java_thread():
     done = run_python(
         """
         import os, sys, jpype, jhooks
-        from jhooks.bridge import jvm, as_java_hook
-        from jhooks.bridge.exceptions import call_java
+        from jhooks.bridge import as_java_hook
+        from jhooks.bridge.process import jvm
+        from jhooks.bridge.process.calls import call_java
         jvm.start()
         assert 'tensorflow' not in sys.modules
         class UsesTf(jhooks.Hook):

@@ -4,8 +4,8 @@ import os
 import subprocess
 import sys
 
-from jhooks.bridge import jvm
-from jhooks.bridge.classpath import classpath
+from jhooks.bridge.process import runtime
+from jhooks.bridge.process.classpath import classpath
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -23,12 +23,12 @@ def test_info_prints_versions_cache_and_classpath():
     jars = classpath()
     assert done.stdout.splitlines() == [
         f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}",
-        f"tensorflow: {jvm.installed_tensorflow()}",
+        f"tensorflow: {runtime.installed_tensorflow()}",
         f"jpype: {importlib.metadata.version('JPype1')}",
         _jep_line(),
-        f"tensorflow-java: {jvm.tf_java_version(jars)}",
+        f"tensorflow-java: {runtime.tf_java_version(jars)}",
         "jvm: JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)",
-        f"javacpp cache: {jvm.javacpp_cache_dir(jvm.tensorflow_wheel_dir() is not None)}",
+        f"javacpp cache: {runtime.javacpp_cache_dir(runtime.tensorflow_wheel_dir() is not None)}",
     ] + [f"classpath: {jar}" for jar in jars]
     assert "tensorflow: 2.18.0" in done.stdout and "tensorflow-java: 1.1.0" in done.stdout
 
@@ -36,7 +36,7 @@ def test_info_prints_versions_cache_and_classpath():
 def _jep_line() -> str:
     import importlib.metadata
 
-    from jhooks.bridge.jep_backend import jep_jar
+    from jhooks.bridge.backend.jep_backend import jep_jar
 
     try:
         version = importlib.metadata.version("jep")
@@ -47,7 +47,7 @@ def _jep_line() -> str:
 
 def test_version_is_the_one_source_of_truth_for_python_and_the_jar():
     from jhooks.api.version import VERSION
-    from jhooks.bridge.classpath import jar_version
+    from jhooks.bridge.process.classpath import jar_version
 
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-m", "jhooks", "--version"], env=env, capture_output=True, text=True)

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from jhooks.bridge.classpath import classpath
+from jhooks.bridge.process.classpath import classpath
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAIN = "org.jhooks.examples.TrainLinearModel"

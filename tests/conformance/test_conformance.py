@@ -3,7 +3,7 @@ one named test each (``normal_end_hook_order[jvm-driver-python-hooks]``).
 
 Expected failures are listed with a reason in jhooks/conformance/data/xfail-python.json and are
 strict: a listed case that passes fails, an unlisted failing case fails. One JVM per pytest process
-(jhooks.bridge.jvm starts it on first use).
+(jhooks.bridge.process.jvm starts it on first use).
 """
 
 import json

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from jhooks.bridge.classpath import classpath
+from jhooks.bridge.process.classpath import classpath
 from jhooks.cli.main import main
 from jhooks.conformance import combos
 

@@ -6,7 +6,7 @@ import contextlib
 import pytest
 import tensorflow as tf
 
-from jhooks.bridge import jvm
+from jhooks.bridge.process import jvm
 from jhooks.tf.cluster import Cluster
 from jhooks.tf.device_setter import ReplicaDeviceSetter
 from jhooks.tf.worker_session import WorkerSessionCreator

@@ -19,7 +19,7 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser, SkipParser
 
-from jhooks.bridge import classpath
+from jhooks.bridge.process import classpath
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -22,8 +22,8 @@ from hooks_support import Model, in_graph, train  # noqa: E402
 from test_checkpoint_safety import make_saver  # noqa: E402
 
 from jhooks.bridge import JavaHook, as_java_hook  # noqa: E402
-from jhooks.bridge import jvm as jvm_module  # noqa: E402
-from jhooks.bridge.exceptions import call_java  # noqa: E402
+from jhooks.bridge.process import jvm as jvm_module  # noqa: E402
+from jhooks.bridge.process.calls import call_java  # noqa: E402
 
 SIZE = 1 << 18  # float32: 1 MiB
 LIMIT = 1 << 16

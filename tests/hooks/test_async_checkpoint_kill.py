@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 from hooks_support import read_checkpoint, restore_with_v1_saver
 
-from jhooks.hooks import CheckpointState
+from jhooks.checkpoint import all_checkpoints, latest_checkpoint
 
 SIZE = 1_000_000  # 4 MB of floats per checkpoint, so writes are in flight when killed
 ROUNDS = 5
@@ -56,12 +56,12 @@ def test_sigkill_during_async_saves_leaves_a_consistent_latest_checkpoint(tmp_pa
         proc.stdout.close()
         assert proc.returncode == -signal.SIGKILL
         latest = tf.train.latest_checkpoint(ckpt)
-        assert latest is not None and latest == CheckpointState.latestCheckpoint(ckpt)
+        assert latest is not None and latest == latest_checkpoint(ckpt)
         label = int(latest.rsplit("-", 1)[1])
         restored = restore_with_v1_saver(latest, size=SIZE)
         assert restored["global_step"] == restored["count"] == label
         np.testing.assert_array_equal(restored["big"], np.full([SIZE], float(label), np.float32))
-        for prefix in CheckpointState.allCheckpoints(ckpt):  # every listed checkpoint is whole too
+        for prefix in all_checkpoints(ckpt):  # every listed checkpoint is whole too
             step = int(prefix.rsplit("-", 1)[1])
             values = read_checkpoint(prefix)
             assert int(values["global_step"]) == int(values["count"]) == step

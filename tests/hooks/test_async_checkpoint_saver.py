@@ -14,7 +14,8 @@ from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, r
 
 import jhooks
 from jhooks.api.errors import HookError
-from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaveError, CheckpointState, Saver
+from jhooks.checkpoint import all_checkpoints, latest_checkpoint
+from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaveError, Saver
 
 
 class GatedAsyncSaver(AsyncCheckpointSaverHook):
@@ -130,8 +131,8 @@ def test_after_save_runs_on_the_training_thread_after_files_and_state_are_on_dis
             (
                 step,
                 os.path.exists(prefix + ".index"),
-                CheckpointState.latestCheckpoint(str(tmp_path)) is not None,
-                prefix in CheckpointState.allCheckpoints(str(tmp_path)),
+                latest_checkpoint(str(tmp_path)) is not None,
+                prefix in all_checkpoints(str(tmp_path)),
             )
         )
 
@@ -185,7 +186,7 @@ def test_background_write_failure_reaches_the_training_thread(tmp_path):
     assert "checkpoint save of global step 2 to " in str(e.value) and "injected write failure" in str(e.value)
     assert len(runs) < 10
     assert hook.savedSteps() == [0]
-    assert CheckpointState.latestCheckpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-0")
+    assert latest_checkpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-0")
     hook.close()  # nothing pending any more: the failure was raised once
 
 
@@ -224,9 +225,9 @@ def test_wait_for_pending_saves_and_explicit_variables(tmp_path):
                 sess.run(m.train)
             hook.waitForPendingSaves()
             assert hook.savedSteps() == [0, 1, 2, 3]
-            assert CheckpointState.latestCheckpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-3")
+            assert latest_checkpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-3")
     assert sorted(read_checkpoint(str(tmp_path / "model.ckpt-3"))) == ["count", "global_step"]
-    assert [os.path.basename(p) for p in CheckpointState.allCheckpoints(str(tmp_path))] == [
+    assert [os.path.basename(p) for p in all_checkpoints(str(tmp_path))] == [
         "model.ckpt-2",
         "model.ckpt-3",
     ]

@@ -15,7 +15,7 @@ import tensorflow as tf
 from hooks_support import Model, in_graph, read_checkpoint, train
 
 from jhooks.bridge import JavaCheckpointSaverListener
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import all_checkpoints
 from jhooks.hooks import AsyncCheckpointSaverHook, BestCheckpointsListener, CheckpointSaverHook
 
 pytestmark = pytest.mark.timeout(180)
@@ -57,7 +57,7 @@ def test_keeps_the_best_two_by_min(tmp_path, saverClass):
         + [f"model.ckpt-{s}.{x}" for s in (0, 5) for x in ("index", "data-00000-of-00001")]
     )
     assert tf.train.latest_checkpoint(bestDir) == os.path.join(bestDir, "model.ckpt-0")
-    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"model.ckpt-{s}") for s in (5, 0)]
+    assert all_checkpoints(bestDir) == [os.path.join(bestDir, f"model.ckpt-{s}") for s in (5, 0)]
     for step in (0, 5):
         values = read_checkpoint(os.path.join(bestDir, f"model.ckpt-{step}"))
         assert int(values["global_step"]) == step and int(values["count"]) == step
@@ -145,7 +145,7 @@ def test_a_metric_that_is_not_one_number_fails_naming_it(tmp_path):
 
 
 def test_java_twin_on_a_python_saver_ranks_the_same(tmp_path):
-    from jhooks.bridge import jvm
+    from jhooks.bridge.process import jvm
 
     jvm.start()
 
@@ -188,7 +188,7 @@ def test_a_garbage_index_file_is_the_listeners_error_in_begin_in_both_languages(
         with pytest.raises(HookError, match=r"BestCheckpointsListener\.begin: .*best_checkpoints\.json"):
             BestCheckpointsListener(str(tmp_path), "metric:0").begin()
     else:
-        from jhooks.bridge import jvm
+        from jhooks.bridge.process import jvm
 
         jvm.start()
         listener = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")(str(tmp_path), "metric:0", "min", 1)
@@ -225,7 +225,7 @@ def test_a_glob_basename_and_strangers_in_the_subdir_are_left_alone_in_both_lang
         if language == "python":
             listener = BestCheckpointsListener(ckpt, "metric:0", mode="max", keep=1, checkpointBasename=base)
         else:
-            from jhooks.bridge import jvm
+            from jhooks.bridge.process import jvm
 
             jvm.start()
             cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")
@@ -234,7 +234,7 @@ def test_a_glob_basename_and_strangers_in_the_subdir_are_left_alone_in_both_lang
         train([saver], m, 4, ckpt)
     ours = sorted(f for f in os.listdir(bestDir) if f.startswith(base + "-") and not f.endswith(".bak"))
     assert ours == [f"{base}-4.data-00000-of-00001", f"{base}-4.index"]
-    assert CheckpointState.allCheckpoints(bestDir) == [os.path.join(bestDir, f"{base}-4")]
+    assert all_checkpoints(bestDir) == [os.path.join(bestDir, f"{base}-4")]
     for path in strangers:
         with open(path) as f:
             assert f.read() == "keep me", path
@@ -245,7 +245,8 @@ def test_an_unsigned_metric_ranks_by_its_number_in_both_languages(tmp_path, dtyp
     """Java read a uint8 240 as the byte -16 (a uint16 64000 as -1536): its BestCheckpointsListener
     kept another step than Python's and its StopIfNoImprovementHook's best was negative. Both twins
     in a Python session, a metric of (7 * step mod 5) * scale: 0, 1, 2, 4... times scale."""
-    from jhooks.bridge import JavaHook, jvm
+    from jhooks.bridge import JavaHook
+    from jhooks.bridge.process import jvm
     from jhooks.hooks import StopIfNoImprovementHook
 
     jvm.start()
@@ -290,7 +291,7 @@ def test_subdir_checkpoint_is_refused_in_the_constructor_in_both_languages(tmp_p
             BestCheckpointsListener(str(tmp_path), "metric:0", subdir="checkpoint")
         assert str(raised.value) == message
     else:
-        from jhooks.bridge import jvm
+        from jhooks.bridge.process import jvm
 
         jvm.start()
         cls = jpype.JClass("org.jhooks.hooks.BestCheckpointsListener")

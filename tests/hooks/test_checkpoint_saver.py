@@ -9,7 +9,8 @@ import pytest
 import tensorflow as tf
 from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
 
-from jhooks.hooks import CheckpointSaverHook, CheckpointState, Saver, Scaffold
+from jhooks.checkpoint import all_checkpoints, latest_checkpoint
+from jhooks.hooks import CheckpointSaverHook, Saver, Scaffold
 
 
 class TfStepListener(tf.compat.v1.train.CheckpointSaverListener):
@@ -24,7 +25,7 @@ class TfStepListener(tf.compat.v1.train.CheckpointSaverListener):
 
 
 def steps_of(checkpointDir):
-    return [int(p.rsplit("-", 1)[1]) for p in CheckpointState.allCheckpoints(checkpointDir)]
+    return [int(p.rsplit("-", 1)[1]) for p in all_checkpoints(checkpointDir)]
 
 
 @pytest.mark.parametrize("saveSteps,runs", [(3, 10), (1, 4), (5, 5)])
@@ -45,7 +46,7 @@ def test_same_save_steps_and_values_as_tensorflow(tmp_path, saveSteps, runs):
     assert ourLog[1:-1] == tfLog  # begin / end(...) are ours only (TF's listener ignores them)
     assert ourLog[0] == "begin" and ourLog[-1] == f"end({runs})"
     assert hook.savedSteps() == [int(e[len("afterSave(") : -1]) for e in tfLog if e.startswith("afterSave")]
-    ours = CheckpointState.latestCheckpoint(str(tmp_path / "ours"))
+    ours = latest_checkpoint(str(tmp_path / "ours"))
     theirs = tf.train.latest_checkpoint(str(tmp_path / "tf"))
     assert os.path.basename(ours) == os.path.basename(theirs) == f"model.ckpt-{runs}"
     a, b = read_checkpoint(ours), read_checkpoint(theirs)

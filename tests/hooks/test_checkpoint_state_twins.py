@@ -1,18 +1,18 @@
-"""The state-file reader is one rule in both languages: the same texts are accepted with the same
-values or refused (jhooks.checkpoint.state.parse_state vs org.jhooks.checkpoint.CheckpointState.parse)."""
+"""CheckpointState is one value object in both languages: the same texts are accepted with the same
+values or refused (jhooks.checkpoint.CheckpointState.parse vs org.jhooks.checkpoint.CheckpointState.
+parse), and each language writes the text the other reads back equal."""
 
 from __future__ import annotations
 
 import jpype
 import pytest
 
-from jhooks.checkpoint import CheckpointStateError
-from jhooks.checkpoint.state import parse_state
+from jhooks.checkpoint import CheckpointState
 
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 
@@ -22,6 +22,7 @@ TEXTS = [
     ('  model_checkpoint_path :  "a\\"b\\\\c"  \n\n', True),
     ('model_checkpoint_path: "/abs/src/model.ckpt-200"\nall_model_checkpoint_timestamps: 1700000000.5\n', True),
     ('model_checkpoint_path: "m-1"\nunknown_field: "x"\nlast_preserved_timestamp: 1.25e9\n', True),
+    ('model_checkpoint_path: "line\\nbreak"\nall_model_checkpoint_paths: "tab\\there"\n', True),
     ("", False),
     ("garbage\n", False),
     ('all_model_checkpoint_paths: "m-1"\n', False),
@@ -32,15 +33,41 @@ TEXTS = [
 ]
 
 
+def java_state():
+    return jpype.JClass("org.jhooks.checkpoint.CheckpointState")
+
+
 @pytest.mark.parametrize("text,valid", TEXTS)
 def test_both_languages_accept_and_refuse_the_same_state_files(text, valid):
-    java = jpype.JClass("org.jhooks.checkpoint.CheckpointState")
     if not valid:
-        with pytest.raises(CheckpointStateError):
-            parse_state(text)
-        with pytest.raises(jpype.JClass("java.lang.IllegalArgumentException")):
-            java.parse(text)
+        with pytest.raises(ValueError) as python_error:
+            CheckpointState.parse(text)
+        with pytest.raises(jpype.JClass("java.lang.IllegalArgumentException")) as java_error:
+            java_state().parse(text)
+        assert str(python_error.value).split(":")[0] == str(java_error.value.getMessage()).split(":")[0]
         return
-    latest, paths = parse_state(text)
-    parsed = java.parse(text)
-    assert (latest, paths) == (str(parsed.modelCheckpointPath()), [str(p) for p in parsed.allModelCheckpointPaths()])
+    ours = CheckpointState.parse(text)
+    theirs = java_state().parse(text)
+    assert ours.modelCheckpointPath == str(theirs.modelCheckpointPath())
+    assert list(ours.allModelCheckpointPaths) == [str(p) for p in theirs.allModelCheckpointPaths()]
+
+
+@pytest.mark.parametrize("text", [t for t, valid in TEXTS if valid])
+def test_each_language_reads_back_what_the_other_writes(text):
+    ours = CheckpointState.parse(text)
+    theirs = java_state().parse(text)
+    assert ours.toText() == str(theirs.toText())
+    assert CheckpointState.parse(str(theirs.toText())) == ours
+    assert java_state().parse(ours.toText()).equals(theirs)
+
+
+def test_the_value_objects_have_the_same_rules():
+    state = CheckpointState("m-2", ["m-1", "m-2"])
+    assert state == CheckpointState("m-2", ("m-1", "m-2")) and hash(state) == hash(
+        CheckpointState("m-2", ["m-1", "m-2"])
+    )
+    assert state.allModelCheckpointPaths == ("m-1", "m-2")
+    with pytest.raises(ValueError, match="needs a model_checkpoint_path"):
+        CheckpointState("", [])
+    with pytest.raises(jpype.JClass("java.lang.IllegalArgumentException"), match="needs a model_checkpoint_path"):
+        java_state()("", jpype.JClass("java.util.List").of())

@@ -24,8 +24,8 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 from jhooks import hooks as pyhooks
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.arrays import to_numpy
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.convert.arrays import to_numpy
+from jhooks.bridge.process.calls import call_java
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -35,7 +35,7 @@ INCREMENT = 0.5  # the recipe's counter grows by this per step; loss:0 is the co
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

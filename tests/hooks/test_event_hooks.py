@@ -141,7 +141,8 @@ def test_summary_saver_scalar_map_writes_unsigned_scalars_as_their_numbers(tmp_p
     read the signed byte/short and wrote -16 / -17536)."""
     import jpype
 
-    from jhooks.bridge import JavaHook, jvm
+    from jhooks.bridge import JavaHook
+    from jhooks.bridge.process import jvm
 
     def build():
         m = Model()

@@ -71,7 +71,7 @@ def test_a_java_hook_in_the_python_session_warns_through_python_logging(caplog):
     import jpype
 
     from jhooks.bridge import JavaHook
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
     java = jpype.JClass("org.jhooks.hooks.StepCounterHook")(jpype.JClass("java.lang.Integer")(100), None, None, None)

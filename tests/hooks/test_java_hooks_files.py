@@ -13,8 +13,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from jhooks.bridge.classpath import classpath
-from jhooks.bridge.jvm import javacpp_cache_dir
+from jhooks.bridge.process.classpath import classpath
+from jhooks.bridge.process.runtime import javacpp_cache_dir
 
 pytestmark = pytest.mark.timeout(300)
 

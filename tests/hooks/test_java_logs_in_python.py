@@ -23,7 +23,7 @@ NAME = "org.jhooks.hooks.LoggingTensorHook"
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

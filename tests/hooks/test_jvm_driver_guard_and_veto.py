@@ -14,9 +14,9 @@ import pytest
 
 from jhooks import CheckpointSaverListener, SaveDecision
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.exceptions import call_java
-from jhooks.bridge.python_hooks import as_java_listener
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.bridge.hooks.python_hooks import as_java_listener
+from jhooks.bridge.process.calls import call_java
+from jhooks.checkpoint.state import latest_checkpoint
 from jhooks.hooks import BestCheckpointsListener, CheckpointSaverHook, NanLossDuringTrainingError, NanTensorHook
 
 pytestmark = pytest.mark.timeout(120)
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 
@@ -85,7 +85,7 @@ def test_default_saver_python_nan_hook_and_python_veto(tmp_path):
     assert runs == 3
     # step 1 vetoed by the Python listener, step 3 refused after the Python NaN hook's report
     assert steps_in(ckpt) == [0, 2]
-    assert CheckpointState.latestCheckpoint(ckpt) == os.path.join(os.path.abspath(ckpt), "model.ckpt-2")
+    assert latest_checkpoint(ckpt) == os.path.join(os.path.abspath(ckpt), "model.ckpt-2")
     assert veto.calls == ["beforeSave@0", "afterSave@0", "beforeSave@1", "beforeSave@2", "afterSave@2"]
 
 

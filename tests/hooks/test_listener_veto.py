@@ -16,7 +16,7 @@ from hooks_support import Model, in_graph, train
 
 from jhooks import CheckpointSaverListener, HookError, SaveDecision
 from jhooks.bridge import JavaCheckpointSaverListener, JavaHook
-from jhooks.bridge.python_hooks import as_java_listener
+from jhooks.bridge.hooks.python_hooks import as_java_listener
 from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaverHook
 
 pytestmark = pytest.mark.timeout(180)
@@ -124,7 +124,7 @@ def test_a_bad_decision_names_the_saver_the_listener_and_the_value(tmp_path):
 
 @pytest.fixture(scope="module")
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

@@ -11,7 +11,7 @@ import pytest
 import tensorflow as tf
 
 from jhooks.bridge import JavaHook, as_java_hook
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.process.calls import call_java
 from jhooks.hooks import StopAtStepHook
 from jhooks.tf import to_tf_hooks
 from jhooks.tf.errors import GraphNameError
@@ -21,7 +21,7 @@ TEXT = "Global step should be created to use StopAtStepHook."
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start(natives=True)
 

@@ -18,7 +18,7 @@ from hooks_support import Model, in_graph, monitored, read_checkpoint
 
 from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.bridge import JavaHook
-from jhooks.checkpoint.state import CheckpointState
+from jhooks.checkpoint.state import latest_checkpoint
 from jhooks.hooks import AsyncCheckpointSaverHook, CheckpointSaverHook, NanLossDuringTrainingError, NanTensorHook
 
 pytestmark = pytest.mark.timeout(180)
@@ -47,7 +47,7 @@ def steps_on_disk(ckpt):
 def assert_no_poison(ckpt, lastFinite):
     assert steps_on_disk(ckpt)[-1] == lastFinite
     assert not glob.glob(os.path.join(ckpt, f"model.ckpt-{POISONED}*"))
-    latest = CheckpointState.latestCheckpoint(ckpt)
+    latest = latest_checkpoint(ckpt)
     assert latest == os.path.join(os.path.abspath(ckpt), f"model.ckpt-{lastFinite}")
     for step in steps_on_disk(ckpt):
         values = read_checkpoint(os.path.join(ckpt, f"model.ckpt-{step}"))
@@ -131,7 +131,7 @@ def test_guard_is_per_raw_session_and_shared_by_every_view():
 
 @pytest.fixture(scope="module")
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start()
 

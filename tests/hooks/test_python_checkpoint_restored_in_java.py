@@ -13,8 +13,8 @@ import pytest
 import tensorflow as tf
 from hooks_support import Model, in_graph, read_checkpoint, train
 
-from jhooks.bridge.classpath import ClasspathError, classpath
-from jhooks.bridge.jvm import javacpp_cache_dir
+from jhooks.bridge.process.classpath import ClasspathError, classpath
+from jhooks.bridge.process.runtime import javacpp_cache_dir
 from jhooks.hooks import AsyncCheckpointSaverHook
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -145,7 +145,8 @@ def test_without_the_tf_extra_the_api_works_and_a_jvm_session_says_what_to_insta
     assert session.returncode == 2 and session.stderr == f"python -m jhooks java: {what_to_install}\n"
     hook = textwrap.dedent("""
         import jpype
-        from jhooks.bridge import JavaHook, jvm
+        from jhooks.bridge import JavaHook
+        from jhooks.bridge.process import jvm
         jvm.start()  # before jpype.JLong
         hook = JavaHook("org.jhooks.hooks.StopAtStepHook", None, jpype.JLong(3))
         print(jvm.mode(), hook.describe())
@@ -166,7 +167,8 @@ def test_a_java_standard_hook_runs_in_a_python_session(with_tf):
         import jpype
         import tensorflow as tf
         import jhooks
-        from jhooks.bridge import JavaHook, jvm
+        from jhooks.bridge import JavaHook
+        from jhooks.bridge.process import jvm
         from jhooks.tf import to_tf_hooks
 
         jvm.start()

@@ -39,7 +39,7 @@ def runtime_options():
 @pytest.fixture(scope="session")
 def test_classes():
     """tests/jep/java compiled against the jhooks classpath (no jep needed to compile)."""
-    from jhooks.bridge.classpath import classpath
+    from jhooks.bridge.process.classpath import classpath
 
     out = os.path.join(REPO, "build", "jep-test-classes")
     sources = sorted(glob.glob(os.path.join(HERE, "java", "**", "*.java"), recursive=True))
@@ -57,7 +57,7 @@ def test_classes():
 def run_java(jep_jar, runtime_options, test_classes):
     """Runs ``java [options] MAIN ARGS`` with the jhooks classpath, the test classes and (unless
     ``jep=False``) jep's jar; tests/jep on PYTHONPATH for the hook modules. Returns the completed process."""
-    from jhooks.bridge.classpath import classpath
+    from jhooks.bridge.process.classpath import classpath
 
     def command(main, *args, options=None, jep=True):
         cp = [*classpath(), test_classes] + ([jep_jar] if jep else [])

@@ -109,11 +109,11 @@ class Values(jhooks.Hook):
 
 
 def every_dtype():
-    """One small array of each dtype that crosses (jhooks.bridge.arrays.DTYPES), and strings."""
+    """One small array of each dtype that crosses (jhooks.bridge.convert.arrays.DTYPES), and strings."""
     import ml_dtypes
     import numpy as np
 
-    from jhooks.bridge.arrays import DTYPES
+    from jhooks.bridge.convert.arrays import DTYPES
 
     values = [[1.5, -2.0, 65504.0], [0.0, 1e-3, -7.25]]
     out = {}

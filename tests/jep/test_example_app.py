@@ -33,7 +33,7 @@ def _check_trained(output, checkpoint_dir):
 
 
 def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep_jar, runtime_options):
-    from jhooks.bridge.classpath import classpath
+    from jhooks.bridge.process.classpath import classpath
 
     classes = tmp_path / "classes"
     cp = os.pathsep.join(classpath())

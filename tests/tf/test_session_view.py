@@ -48,8 +48,9 @@ def test_save_restore_round_trip_and_state_file(graph, tmp_path):
     d = str(tmp_path / "ckpt")
     older = str(tmp_path / "ckpt" / "model.ckpt-1")
     elsewhere = str(tmp_path / "elsewhere" / "model.ckpt-0")
-    checkpoint_state.write_state(d, [elsewhere, older, prefix])
-    assert tf.train.latest_checkpoint(d) == prefix == checkpoint_state.CheckpointState.latestCheckpoint(d)
+    names = [checkpoint_state.relative_name(d, p) for p in (elsewhere, older, prefix)]
+    checkpoint_state.write_state(d, checkpoint_state.CheckpointState(names[-1], names))
+    assert tf.train.latest_checkpoint(d) == prefix == checkpoint_state.latest_checkpoint(d)
     assert list(tf.train.get_checkpoint_state(d).all_model_checkpoint_paths) == [elsewhere, older, prefix]
     with open(os.path.join(d, "checkpoint")) as f:  # relative inside the dir, absolute outside it
         assert [line.split(": ")[1].strip() for line in f] == [
@@ -61,7 +62,7 @@ def test_save_restore_round_trip_and_state_file(graph, tmp_path):
     assert [n for n in os.listdir(d) if ".tmp" in n] == []
 
     tf.compat.v1.train.update_checkpoint_state(d, prefix, all_model_checkpoint_paths=[elsewhere, prefix])
-    assert checkpoint_state.read_state(d) == [elsewhere, prefix]  # TF's own file, with its timestamps
+    assert checkpoint_state.all_checkpoints(d) == [elsewhere, prefix]  # TF's own file, with its timestamps
 
 
 def test_global_step_name_without_a_global_step(graph):

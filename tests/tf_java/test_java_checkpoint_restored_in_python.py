@@ -14,7 +14,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from jhooks.bridge.classpath import ClasspathError, classpath
+from jhooks.bridge.process.classpath import ClasspathError, classpath
 
 
 def _run_java_training(checkpoint_dir, total_steps, optimizer):

@@ -13,15 +13,15 @@ import pytest
 
 import jhooks
 from jhooks.bridge import as_java_hook
-from jhooks.bridge.arrays import to_numpy
-from jhooks.bridge.exceptions import call_java
+from jhooks.bridge.convert.arrays import to_numpy
+from jhooks.bridge.process.calls import call_java
 
 pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def jvm():
-    from jhooks.bridge import jvm as jvm_module
+    from jhooks.bridge.process import jvm as jvm_module
 
     jvm_module.start(natives=True)
 

@@ -61,9 +61,10 @@ public final class Nest {
 
   /**
    * Builds a structure like {@code structure} whose leaves are {@code leafValue} applied to each
-   * name. Lists become {@link ArrayList}s, maps {@link LinkedHashMap}s in the same key order.
+   * name. Lists become {@link ArrayList}s, maps {@link LinkedHashMap}s in the same key order. Twin
+   * of Python's {@code jhooks.api.nest.map_structure} (TensorFlow's {@code tf.nest.map_structure}).
    */
-  public static Object map(Object structure, Function<String, Object> leafValue) {
+  public static Object mapStructure(Object structure, Function<String, Object> leafValue) {
     if (structure == null) {
       return null;
     }
@@ -73,20 +74,20 @@ public final class Nest {
     if (structure instanceof List) {
       List<Object> out = new ArrayList<>();
       for (Object e : (List<?>) structure) {
-        out.add(map(e, leafValue));
+        out.add(mapStructure(e, leafValue));
       }
       return out;
     }
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : ((Map<?, ?>) structure).entrySet()) {
-      out.put((String) e.getKey(), map(e.getValue(), leafValue));
+      out.put((String) e.getKey(), mapStructure(e.getValue(), leafValue));
     }
     return out;
   }
 
   /** Builds a structure like {@code structure} taking leaves from {@code values} in leaf order. */
   public static Object pack(Object structure, Iterator<?> values) {
-    return map(structure, name -> values.next());
+    return mapStructure(structure, name -> values.next());
   }
 
   /** Whether {@code name} names a tensor ({@code "op:N"}) rather than an op run as a target. */

@@ -32,12 +32,13 @@ public class NestTest {
   public void mapAndPackKeepTheStructure() {
     Object s = map("loss", "loss:0", "ops", List.of("train", "w:0"));
     assertEquals(
-        map("loss", "LOSS:0", "ops", List.of("TRAIN", "W:0")), Nest.map(s, String::toUpperCase));
+        map("loss", "LOSS:0", "ops", List.of("TRAIN", "W:0")),
+        Nest.mapStructure(s, String::toUpperCase));
     assertEquals(
         List.of("loss", "ops"),
         List.copyOf(((Map<?, ?>) Nest.pack(s, List.of(1, 2, 3).iterator())).keySet()));
     assertEquals(map("loss", 1, "ops", List.of(2, 3)), Nest.pack(s, List.of(1, 2, 3).iterator()));
-    assertNull(Nest.map(null, n -> n));
+    assertNull(Nest.mapStructure(null, n -> n));
   }
 
   @Test

@@ -4,28 +4,27 @@ import static org.junit.Assert.assertTrue;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaModifier;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import java.nio.charset.StandardCharsets;
+import java.io.File;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * The twins manifest ({@code docs/twins.json}), Java side: every public top-level class of the
- * library packages is listed with its Python twin (or a reason it has none), and every listed Java
- * class exists. The Python side is {@code tests/test_twins.py}. How to add an entry:
+ * library packages is listed with its Python twin (or a reason it has none), every listed Java
+ * class exists, and the members of every pair match but for the manifest's per-member allowlist
+ * ({@link TwinMembers}). The Python side is {@code tests/test_twins.py}. How to add an entry:
  * CONTRIBUTING.md, "Twins".
  */
 public class TwinsManifestTest {
@@ -46,40 +45,70 @@ public class TwinsManifestTest {
           + " entry {\"python\": [...], \"java\": [...], \"differences\": \"...\"} (\"differences\""
           + " when it has no twin, or another name or place); see CONTRIBUTING.md, \"Twins\"";
 
-  private static JavaClasses classes;
+  private static JsonObject manifest;
+
+  /** Class name -> the source root holding its file, over the roots of scope.sourceRoots.java. */
+  private static Map<String, String> sources;
+
   private static List<String> listed;
 
   @BeforeClass
   public static void load() throws Exception {
-    classes =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-            .importPackages("org.jhooks");
-    Path manifest = Paths.get(System.getProperty("jhooks.repo", "."), "docs", "twins.json");
-    JsonObject json =
-        JsonParser.parseString(Files.readString(manifest, StandardCharsets.UTF_8))
-            .getAsJsonObject();
-    listed = new ArrayList<>();
-    for (JsonElement entry : json.getAsJsonArray("twins")) {
-      for (JsonElement name : entry.getAsJsonObject().getAsJsonArray("java")) {
-        listed.add(name.getAsString());
+    manifest = TwinMembers.manifest();
+    sources = new TreeMap<>();
+    for (String root :
+        TwinMembers.strings(
+            manifest
+                .getAsJsonObject("scope")
+                .getAsJsonObject("sourceRoots")
+                .getAsJsonArray("java"))) {
+      Path dir = TwinMembers.repo().resolve(root);
+      assertTrue(
+          "docs/twins.json scope.sourceRoots.java lists " + root + ", which is no directory",
+          Files.isDirectory(dir));
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path f :
+            (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+          String name = dir.relativize(f).toString().replace(File.separatorChar, '.');
+          sources.put(name.substring(0, name.length() - ".java".length()), root);
+        }
       }
+    }
+    listed = new ArrayList<>();
+    for (JsonElement entry : manifest.getAsJsonArray("twins")) {
+      listed.addAll(TwinMembers.strings(entry.getAsJsonObject().getAsJsonArray("java")));
+    }
+  }
+
+  private static Class<?> load(String name) {
+    try {
+      return Class.forName(name, false, TwinsManifestTest.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      return null;
     }
   }
 
   @Test
   public void everyPublicClassHasAnEntry() {
     Set<String> missing = new TreeSet<>();
-    for (JavaClass c : classes) {
-      if (PACKAGES.contains(c.getPackageName())
-          && c.getModifiers().contains(JavaModifier.PUBLIC)
-          && c.isTopLevelClass()
-          && !c.getSimpleName().equals("package-info")
-          && !listed.contains(c.getName())) {
-        missing.add(c.getName());
+    Set<String> notLoadable = new TreeSet<>();
+    for (Map.Entry<String, String> source : sources.entrySet()) {
+      String name = source.getKey();
+      String pkg = name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : "";
+      if (!PACKAGES.contains(pkg) || name.endsWith(".package-info")) {
+        continue;
+      }
+      Class<?> c = load(name);
+      if (c == null) {
+        notLoadable.add(name + " (in " + source.getValue() + ")");
+      } else if (Modifier.isPublic(c.getModifiers()) && !listed.contains(name)) {
+        missing.add(name);
       }
     }
+    assertTrue(
+        "classes of the source roots that are not on the test classpath:\n  "
+            + String.join("\n  ", notLoadable),
+        notLoadable.isEmpty());
     assertTrue(
         "public Java classes missing from docs/twins.json:\n  "
             + String.join("\n  ", missing)
@@ -91,9 +120,12 @@ public class TwinsManifestTest {
   @Test
   public void everyListedClassExists() {
     Set<String> gone = new TreeSet<>();
+    Set<String> unscanned = new TreeSet<>();
     for (String name : listed) {
-      if (!classes.contain(name)) {
+      if (load(name) == null) {
         gone.add(name);
+      } else if (!sources.containsKey(name)) {
+        unscanned.add(name);
       }
     }
     assertTrue(
@@ -101,6 +133,11 @@ public class TwinsManifestTest {
             + " entry):\n  "
             + String.join("\n  ", gone),
         gone.isEmpty());
+    assertTrue(
+        "docs/twins.json lists Java classes whose source is under none of scope.sourceRoots.java"
+            + " (moved to a new source root? add it there):\n  "
+            + String.join("\n  ", unscanned),
+        unscanned.isEmpty());
   }
 
   @Test
@@ -113,5 +150,47 @@ public class TwinsManifestTest {
       }
     }
     assertTrue("listed more than once in docs/twins.json: " + twice, twice.isEmpty());
+  }
+
+  @Test
+  public void theJavaMembersExportIsCurrent() throws Exception {
+    Map<String, Map<String, Set<String>>> live = TwinMembers.javaMembers(manifest);
+    Map<String, Map<String, Set<String>>> exported = TwinMembers.readExport("java");
+    Set<String> stale = new TreeSet<>();
+    for (String name : union(live.keySet(), exported.keySet())) {
+      if (!Objects.equals(live.get(name), exported.get(name))) {
+        stale.add(
+            name
+                + ": live "
+                + live.get(name)
+                + ", docs/twins-members/java.json "
+                + exported.get(name));
+      }
+    }
+    assertTrue(
+        "docs/twins-members/java.json is out of date (run `"
+            + TwinMembers.WRITE
+            + "` and commit it; then this test compares the members):\n  "
+            + String.join("\n  ", stale),
+        stale.isEmpty());
+  }
+
+  @Test
+  public void theMembersOfEveryPairMatchButForTheAllowlist() throws Exception {
+    Map<String, Map<String, Map<String, Set<String>>>> members = new TreeMap<>();
+    members.put("java", TwinMembers.javaMembers(manifest));
+    members.put("python", TwinMembers.readExport("python"));
+    List<String> problems = TwinMembers.differences(manifest, members);
+    assertTrue(
+        problems.size()
+            + " member difference(s) between twins (rules: CONTRIBUTING.md, \"Twins\"):\n  "
+            + String.join("\n  ", problems),
+        problems.isEmpty());
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new TreeSet<>(a);
+    out.addAll(b);
+    return out;
   }
 }

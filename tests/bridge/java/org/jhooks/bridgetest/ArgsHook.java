@@ -10,8 +10,8 @@ import org.tensorflow.ndarray.NdArray;
 
 /**
  * A user's Java hook with overloads and a builder, for building Java hooks from plain Python values
- * (jhooks.bridge.construct). {@link #got} records which constructor or builder ran and the Java
- * class and value of each argument.
+ * (jhooks.bridge.hooks.construct). {@link #got} records which constructor or builder ran and the
+ * Java class and value of each argument.
  */
 public final class ArgsHook implements Hook {
   public final List<String> got = new ArrayList<>();

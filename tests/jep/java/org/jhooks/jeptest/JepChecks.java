@@ -247,7 +247,7 @@ public final class JepChecks {
   }
 
   private static long registered() {
-    return ((Number) EmbeddedPython.callFunction("jhooks.bridge.jep_backend", "registered"))
+    return ((Number) EmbeddedPython.callFunction("jhooks.bridge.backend.jep_backend", "registered"))
         .longValue();
   }
 

@@ -13,8 +13,8 @@ import org.tensorflow.ndarray.buffer.DataBuffers;
 
 /**
  * Copies between numpy memory and heap {@link NdArray}s; the Java half of {@code
- * jhooks.bridge.arrays}. Which dtypes cross and how each is held is {@link DType}, the one dtype
- * table.
+ * jhooks.bridge.convert.arrays}. Which dtypes cross and how each is held is {@link DType}, the one
+ * dtype table.
  *
  * <p>Numeric and boolean values cross as one bulk copy through a direct {@link ByteBuffer} that
  * views the numpy array's memory (JPype's {@code convertToDirectBuffer}); the buffer is used only
@@ -41,8 +41,8 @@ public final class Arrays {
    * A read-only NdArray over {@code src} itself (no copy): what a Java hook in a Python-driven
    * session receives as a fetched value. {@code src} views numpy memory the Python side keeps alive
    * during the hook's callback and for a bounded number of bytes after it ({@code
-   * jhooks.bridge.arrays.view_to_java}); a hook that keeps a value past its callback must copy it
-   * (docs/bridge.md, "Arrays and ownership").
+   * jhooks.bridge.convert.arrays.view_to_java}); a hook that keeps a value past its callback must
+   * copy it (docs/bridge.md, "Arrays and ownership").
    *
    * @param src C-order values in native byte order, exactly {@code product(shape)} elements
    * @param dtype numpy dtype name, see {@link DType}
@@ -107,9 +107,9 @@ public final class Arrays {
 
   /**
    * A small numeric or boolean {@code array} packed into one {@code byte[]}, so Python reads dtype,
-   * shape and values in one call ({@code jhooks.bridge.arrays.to_numpy}); {@code null} for strings,
-   * for values the JVM driver held in direct memory ({@link #directBytes}) and for more than {@code
-   * maxBytes} bytes of values.
+   * shape and values in one call ({@code jhooks.bridge.convert.arrays.to_numpy}); {@code null} for
+   * strings, for values the JVM driver held in direct memory ({@link #directBytes}) and for more
+   * than {@code maxBytes} bytes of values.
    *
    * <p>Layout: the length of the header (1 byte, a multiple of 8 so the values are aligned), the
    * length of the numpy dtype name (1 byte), the name (ASCII), the rank (1 byte), each dimension
@@ -150,7 +150,8 @@ public final class Arrays {
   /**
    * A read-only NdArray over the values of {@code packed}, laid out as {@link #packed} lays them
    * out: what a Java hook in a Python-driven session receives for a small fetched value ({@code
-   * jhooks.bridge.arrays.view_to_java} copies small values in one call instead of viewing them).
+   * jhooks.bridge.convert.arrays.view_to_java} copies small values in one call instead of viewing
+   * them).
    *
    * @throws IllegalArgumentException unknown or string dtype, or values of the wrong size
    */

@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * CPython embedded in a JVM that Java started (plain {@code java}, Gradle {@code run}, a container
  * entry point), through jep: the Java half of the bridge's jep backend ({@code
- * jhooks.bridge.jep_backend} is the Python half). JPype remains the backend when Python hosts the
- * process ({@code python -m jhooks java}); see docs/bridge.md, "Backends".
+ * jhooks.bridge.backend.jep_backend} is the Python half). JPype remains the backend when Python
+ * hosts the process ({@code python -m jhooks java}); see docs/bridge.md, "Backends".
  *
  * <p>{@link #start()} starts the interpreter once per process. The Python environment is the one
  * whose {@code jep} package holds the jep jar on the classpath: its {@code libjep.so} (the native
@@ -72,15 +72,16 @@ public final class EmbeddedPython {
 
   /**
    * Starts the embedded interpreter once (later calls return at once) and runs {@code
-   * jhooks.bridge.jep_backend.start()}: it checks the TensorFlow runtime rule and installs the
-   * {@code PythonHooks} loader.
+   * jhooks.bridge.launcher.embedded.start()}: it checks the TensorFlow runtime rule and installs
+   * the {@code PythonHooks} loader.
    *
    * @throws IllegalStateException jep's jar is not on the classpath (the message says how to get
    *     it)
-   * @throws PythonException the Python side refused, e.g. {@code jhooks.bridge.jvm.JvmError} when
-   *     the JVM lacks the options that let Python's TensorFlow and tensorflow-java share one
-   *     runtime (its message lists the exact {@code -D} flags); later calls throw the same
-   *     exception again (what was refused cannot change while the JVM runs)
+   * @throws PythonException the Python side refused, e.g. {@code
+   *     jhooks.bridge.process.errors.JvmError} when the JVM lacks the options that let Python's
+   *     TensorFlow and tensorflow-java share one runtime (its message lists the exact {@code -D}
+   *     flags); later calls throw the same exception again (what was refused cannot change while
+   *     the JVM runs)
    */
   public static synchronized void start() {
     if (failure != null) {
@@ -129,9 +130,9 @@ public final class EmbeddedPython {
 
   /**
    * Calls {@code method(args)} on the Python object registered as {@code handle} (handle 0: the
-   * module {@code jhooks.bridge.jep_backend}) on this thread's interpreter. A Python exception
-   * arrives as the Java exception the Python side made of it ({@link PythonException}, or the
-   * jhooks twin such as {@code HookException}); a Java exception that passed through Python is
+   * entry module {@code jhooks.bridge.launcher.embedded}) on this thread's interpreter. A Python
+   * exception arrives as the Java exception the Python side made of it ({@link PythonException}, or
+   * the jhooks twin such as {@code HookException}); a Java exception that passed through Python is
    * rethrown unchanged.
    */
   public static Object call(long handle, String method, Object... args) {
@@ -287,7 +288,7 @@ public final class EmbeddedPython {
       interp = shared.getConstructor().newInstance();
       shared
           .getMethod("exec", String.class)
-          .invoke(interp, "from jhooks.bridge.jep_backend import call as " + CALL);
+          .invoke(interp, "from jhooks.bridge.launcher.embedded import call as " + CALL);
     } catch (InvocationTargetException e) {
       throw new IllegalStateException(
           "cannot start Python in this JVM (jep): " + e.getCause(), e.getCause());

@@ -8,13 +8,13 @@ import sun.misc.SignalHandler;
  * The last resort of a signalled exit in a process that runs Python and Java together (docs/
  * bridge.md, "Threads"): after SIGTERM or SIGINT the process ends within a bound even when no
  * thread returns to Python to act on the signal (a JVM main loop that never calls Python on the
- * main thread). Installed by {@code jhooks.bridge.jvm.start()} in front of JPype's handlers, which
- * still run (they interrupt the main thread and raise the signal in Python, whose jhooks handler
- * ends the program with 143 / 130). If the process is still alive {@code graceMillis} after the
- * first signal, the watchdog flushes Java's standard streams and halts it with {@code 128 + signal}
- * ({@link Runtime#halt}: no shutdown hooks, no native destructors racing running threads, so no
- * crash; a checkpoint save in flight leaves no state-file entry, the state file being replaced
- * atomically).
+ * main thread). Installed by {@code jhooks.bridge.process.jvm.start()} in front of JPype's
+ * handlers, which still run (they interrupt the main thread and raise the signal in Python, whose
+ * jhooks handler ends the program with 143 / 130). If the process is still alive {@code
+ * graceMillis} after the first signal, the watchdog flushes Java's standard streams and halts it
+ * with {@code 128 + signal} ({@link Runtime#halt}: no shutdown hooks, no native destructors racing
+ * running threads, so no crash; a checkpoint save in flight leaves no state-file entry, the state
+ * file being replaced atomically).
  */
 public final class ExitWatchdog {
   private ExitWatchdog() {}

@@ -49,7 +49,7 @@ public final class PackedRun {
   /** The length that marks a hook without results in packed values. */
   public static final int NO_RESULTS = -1;
 
-  /** Results of at most this many bytes are packed ({@code jhooks.bridge.arrays}' twin). */
+  /** Results of at most this many bytes are packed ({@code jhooks.bridge.convert.arrays}' twin). */
   public static final int MAX_PACKED_BYTES = 1024;
 
   private PackedRun() {}

@@ -16,10 +16,10 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
 /**
- * The console of a JVM that Python drives (started by {@code jhooks.bridge.jvm.start()}: a Python
- * session with Java hooks, or {@code python -m jhooks java}): Java log records go to Python's
- * {@code logging} and Java progress bars are drawn by Python, so both languages write one stream.
- * Installed by {@code jhooks.bridge.console}; nothing here is used in a plain JVM.
+ * The console of a JVM that Python drives (started by {@code jhooks.bridge.process.jvm.start()}: a
+ * Python session with Java hooks, or {@code python -m jhooks java}): Java log records go to
+ * Python's {@code logging} and Java progress bars are drawn by Python, so both languages write one
+ * stream. Installed by {@code jhooks.bridge.process.console}; nothing here is used in a plain JVM.
  *
  * <p>Log records: jhooks logs through {@link System.Logger}, whose default backend is {@code
  * java.util.logging}. {@link #install} replaces the handlers of the {@code java.util.logging} root

@@ -2,6 +2,7 @@ package org.jhooks.bridge;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jhooks.ForeignException;
 
 /**
  * A Python exception raised in a Python hook, listener or session view that Java called.
@@ -14,7 +15,7 @@ import java.util.List;
  * exception when Python was handling one. When the exception travels back into Python the original
  * Python exception object is raised again ({@link #token()}). See docs/bridge.md, "Exceptions".
  */
-public class PythonException extends RuntimeException {
+public class PythonException extends RuntimeException implements ForeignException {
   private static final long serialVersionUID = 1L;
 
   private final String pythonType;
@@ -85,6 +86,24 @@ public class PythonException extends RuntimeException {
 
   /** Python's formatted traceback ({@code traceback.format_exception}) of this exception alone. */
   public String pythonTraceback() {
+    return pythonTraceback;
+  }
+
+  /** {@link #pythonType()}: the language-neutral name lower layers read. */
+  @Override
+  public String foreignType() {
+    return pythonType;
+  }
+
+  /** {@link #pythonMessage()}. */
+  @Override
+  public String foreignMessage() {
+    return pythonMessage;
+  }
+
+  /** {@link #pythonTraceback()}. */
+  @Override
+  public String foreignTraceback() {
     return pythonTraceback;
   }
 

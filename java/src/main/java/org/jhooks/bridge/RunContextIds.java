@@ -95,7 +95,7 @@ public final class RunContextIds {
     sent[0] = id;
   }
 
-  /** Values of at most this many bytes cross packed ({@code jhooks.bridge.arrays}' twin). */
+  /** Values of at most this many bytes cross packed ({@code jhooks.bridge.convert.arrays}' twin). */
   static final int PACKED_MAX_BYTES = 1024;
 
   /**

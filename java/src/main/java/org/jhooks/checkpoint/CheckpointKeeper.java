@@ -18,6 +18,7 @@ import java.util.List;
  * jhooks.checkpoint.keeper.CheckpointKeeper}.
  */
 public final class CheckpointKeeper {
+  private final String checkpointDir;
   private final Path dir;
   private final String basename;
   private final CheckpointRotation rotation;
@@ -28,11 +29,23 @@ public final class CheckpointKeeper {
    * @throws IllegalArgumentException a basename with a path separator or {@code ..} ({@link
    *     Checkpoints#validateBasename})
    */
-  public CheckpointKeeper(String hook, String checkpointDir, String basename, int maxToKeep) {
-    Checkpoints.validateBasename(hook, basename);
+  public CheckpointKeeper(
+      String hook, String checkpointDir, String checkpointBasename, int maxToKeep) {
+    Checkpoints.validateBasename(hook, checkpointBasename);
+    this.checkpointDir = checkpointDir;
     this.dir = Paths.get(checkpointDir).toAbsolutePath().normalize();
-    this.basename = basename;
-    this.rotation = new CheckpointRotation(dir, basename, maxToKeep);
+    this.basename = checkpointBasename;
+    this.rotation = new CheckpointRotation(dir, checkpointBasename, maxToKeep);
+  }
+
+  /** The checkpoint directory, as given. */
+  public String checkpointDir() {
+    return checkpointDir;
+  }
+
+  /** The checkpoints' basename. */
+  public String checkpointBasename() {
+    return basename;
   }
 
   /**
@@ -67,7 +80,7 @@ public final class CheckpointKeeper {
 
   /** The absolute checkpoint prefix for {@code step}: {@code dir/basename-step}. */
   public String prefixFor(long step) {
-    return Checkpoints.prefixFor(dir, basename, step).toString();
+    return Checkpoints.checkpointPrefix(dir, basename, step).toString();
   }
 
   /**
@@ -76,7 +89,7 @@ public final class CheckpointKeeper {
    * that fell out of the list are deleted.
    */
   public synchronized void commit(String prefix) {
-    if (!Checkpoints.exists(prefix)) {
+    if (!Checkpoints.checkpointExists(prefix)) {
       throw new UncheckedIOException(
           new IOException("no " + prefix + ".index / " + prefix + ".data-* after the save"));
     }

@@ -22,12 +22,29 @@ public final class CheckpointRotation {
   private List<String> kept;
 
   /**
+   * @param checkpointDir the saver's directory
+   * @param checkpointBasename the saver's checkpoints are {@code <checkpointBasename>-<step>}
    * @param maxToKeep checkpoints kept; 0 or less keeps all
    */
-  public CheckpointRotation(Path dir, String basename, int maxToKeep) {
-    this.dir = dir.toAbsolutePath().normalize();
-    this.basename = basename;
+  public CheckpointRotation(Path checkpointDir, String checkpointBasename, int maxToKeep) {
+    this.dir = checkpointDir.toAbsolutePath().normalize();
+    this.basename = checkpointBasename;
     this.maxToKeep = maxToKeep;
+  }
+
+  /** The saver's directory, absolute. */
+  public Path checkpointDir() {
+    return dir;
+  }
+
+  /** The checkpoints' basename. */
+  public String checkpointBasename() {
+    return basename;
+  }
+
+  /** Checkpoints kept; 0 or less keeps all. */
+  public int maxToKeep() {
+    return maxToKeep;
   }
 
   /**
@@ -39,7 +56,8 @@ public final class CheckpointRotation {
     if (kept == null) {
       List<String> own = new ArrayList<>();
       for (String p : Checkpoints.allCheckpoints(dir)) {
-        if (Checkpoints.isOwnCheckpoint(dir, basename, Path.of(p)) && Checkpoints.exists(p)) {
+        if (Checkpoints.isOwnCheckpoint(dir, basename, Path.of(p))
+            && Checkpoints.checkpointExists(p)) {
           own.add(p);
         }
       }
@@ -71,7 +89,7 @@ public final class CheckpointRotation {
     Checkpoints.writeState(dir, new CheckpointState(names.get(names.size() - 1), names));
     kept = next;
     for (String p : dropped) {
-      Checkpoints.deleteCheckpointFiles(dir, basename, Path.of(p));
+      Checkpoints.deleteCheckpoint(dir, basename, Path.of(p));
     }
     return dropped;
   }

@@ -71,7 +71,7 @@ public final class Checkpoints {
    * The prefix TensorFlow names the checkpoint of {@code globalStep}: {@code
    * <dir>/<basename>-<step>}.
    */
-  public static Path prefixFor(Path dir, String basename, long globalStep) {
+  public static Path checkpointPrefix(Path dir, String basename, long globalStep) {
     return dir.resolve(basename + "-" + globalStep);
   }
 
@@ -180,11 +180,11 @@ public final class Checkpoints {
   public static Optional<String> latestCheckpoint(Path dir) {
     return readState(dir)
         .map(s -> resolve(dir, s.modelCheckpointPath()))
-        .filter(Checkpoints::exists);
+        .filter(Checkpoints::checkpointExists);
   }
 
   /** Whether the V2 checkpoint at {@code prefix} has its {@code .index} and a {@code .data-*}. */
-  public static boolean exists(String prefix) {
+  public static boolean checkpointExists(String prefix) {
     boolean index = false;
     boolean data = false;
     for (Path f : filesOf(Path.of(prefix))) {
@@ -231,7 +231,7 @@ public final class Checkpoints {
    *     ({@link #isOwnCheckpoint}); nothing is deleted then
    * @throws UncheckedIOException a file cannot be deleted
    */
-  public static void deleteCheckpointFiles(Path dir, String basename, Path prefix) {
+  public static void deleteCheckpoint(Path dir, String basename, Path prefix) {
     if (!isOwnCheckpoint(dir, basename, prefix)) {
       throw new IllegalArgumentException(
           "refusing to delete '"
@@ -300,7 +300,7 @@ public final class Checkpoints {
    *     temporary file is removed)
    */
   public static List<Path> copyCheckpoint(String prefix, String destPrefix) {
-    if (!exists(prefix)) {
+    if (!checkpointExists(prefix)) {
       throw new UncheckedIOException(
           new java.io.FileNotFoundException(
               "no " + prefix + ".index / " + prefix + ".data-* to copy"));
@@ -360,7 +360,11 @@ public final class Checkpoints {
         .substring(prefix.toAbsolutePath().normalize().getFileName().toString().length());
   }
 
-  static String relativeName(Path dir, String prefix) {
+  /**
+   * The name the state file records for {@code prefix}: its file name when it lies in {@code dir},
+   * else its absolute path.
+   */
+  public static String relativeName(Path dir, String prefix) {
     Path absDir = dir.toAbsolutePath().normalize();
     Path absPrefix = Path.of(prefix).toAbsolutePath().normalize();
     return absDir.equals(absPrefix.getParent())

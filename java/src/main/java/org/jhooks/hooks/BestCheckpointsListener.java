@@ -145,6 +145,31 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     this(checkpointDir, metric, mode, keep, null, null);
   }
 
+  /** The saver's checkpoint directory, as given. */
+  public String checkpointDir() {
+    return checkpointDir;
+  }
+
+  /** The name of the metric tensor. */
+  public String metric() {
+    return metric;
+  }
+
+  /** {@code "min"} or {@code "max"}: which values are better. */
+  public String mode() {
+    return mode;
+  }
+
+  /** How many best checkpoints are kept. */
+  public int keep() {
+    return keep;
+  }
+
+  /** The checkpoints' basename. */
+  public String checkpointBasename() {
+    return checkpointBasename;
+  }
+
   /** The sub-directory of the best checkpoints. */
   public Path bestDir() {
     return bestDir;
@@ -208,7 +233,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
       return false;
     }
     String source =
-        Checkpoints.prefixFor(Path.of(checkpointDir), checkpointBasename, e.step).toString();
+        Checkpoints.checkpointPrefix(Path.of(checkpointDir), checkpointBasename, e.step).toString();
     Checkpoints.copyCheckpoint(source, prefix(e.step));
     List<Entry> ranked = new ArrayList<>();
     for (Entry b : best) {
@@ -230,7 +255,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     best = kept;
     writeIndex();
     for (Entry d : dropped) {
-      Checkpoints.deleteCheckpointFiles(bestDir, checkpointBasename, Path.of(prefix(d.step)));
+      Checkpoints.deleteCheckpoint(bestDir, checkpointBasename, Path.of(prefix(d.step)));
     }
     LOG.log(
         System.Logger.Level.INFO,
@@ -249,7 +274,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   }
 
   private String prefix(long step) {
-    return Checkpoints.prefixFor(bestDir, checkpointBasename, step).toString();
+    return Checkpoints.checkpointPrefix(bestDir, checkpointBasename, step).toString();
   }
 
   private boolean qualifies(double value) {
@@ -294,7 +319,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
               + mode
               + "); use another subdir");
     }
-    entries.removeIf(en -> !Checkpoints.exists(prefix(en.step)));
+    entries.removeIf(en -> !Checkpoints.checkpointExists(prefix(en.step)));
     Comparator<Entry> byValue = Comparator.comparingDouble(Entry::value);
     entries.sort("max".equals(mode) ? byValue.reversed() : byValue);
     return entries;

@@ -358,6 +358,16 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     }
   }
 
+  /** The checkpoint directory, as given. */
+  public String checkpointDir() {
+    return checkpointDir;
+  }
+
+  /** The checkpoints' basename ({@code model.ckpt} unless given). */
+  public String checkpointBasename() {
+    return checkpointBasename;
+  }
+
   /** The global step of the latest checkpoint on disk, or {@code null}. */
   public Long lastSavedStep() {
     synchronized (savedSteps) {

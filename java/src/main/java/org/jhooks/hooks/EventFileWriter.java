@@ -34,6 +34,7 @@ public final class EventFileWriter implements AutoCloseable {
   private static final Map<Path, EventFileWriter> SHARED = new HashMap<>();
   private static final Map<EventFileWriter, Integer> USERS = new IdentityHashMap<>();
 
+  private final String logdir;
   private final Path file;
   private final OutputStream out;
   private boolean closed;
@@ -44,6 +45,7 @@ public final class EventFileWriter implements AutoCloseable {
    * @throws UncheckedIOException the file cannot be created
    */
   public EventFileWriter(String logdir) {
+    this.logdir = logdir;
     try {
       Path dir = Paths.get(logdir);
       Files.createDirectories(dir);
@@ -98,8 +100,13 @@ public final class EventFileWriter implements AutoCloseable {
     writer.close();
   }
 
+  /** The directory of the event file, as given. */
+  public String logdir() {
+    return logdir;
+  }
+
   /** The event file being written. */
-  public Path file() {
+  public Path path() {
     return file;
   }
 

@@ -26,6 +26,11 @@ public final class FeedFnHook implements Hook {
     this.feedFn = feedFn;
   }
 
+  /** The function called before each run. */
+  public Supplier<? extends Map<String, ? extends NdArray<?>>> feedFn() {
+    return feedFn;
+  }
+
   @Override
   public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
     return new SessionRunArgs(null, feedFn.get(), null);

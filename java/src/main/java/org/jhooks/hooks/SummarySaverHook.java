@@ -38,7 +38,7 @@ public final class SummarySaverHook implements Hook {
   private final HookEventWriter writer;
   private Long nextStep;
   private boolean requestSummary;
-  private int written;
+  private final List<Long> writtenSteps = new ArrayList<>();
   private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
@@ -72,9 +72,9 @@ public final class SummarySaverHook implements Hook {
     this.writer = new HookEventWriter(summaryWriter, outputDir);
   }
 
-  /** How many summaries were written (one per summary tensor per write, or per scalar map). */
-  public int summariesWritten() {
-    return written;
+  /** The global steps summaries were written at, in order (one entry per write). */
+  public synchronized List<Long> writtenSteps() {
+    return List.copyOf(writtenSteps);
   }
 
   @Override
@@ -137,7 +137,7 @@ public final class SummarySaverHook implements Hook {
                 .setSimpleValue(number.floatValue()));
       }
       writer.get().addSummary(s.build(), step);
-      written++;
+      recordWrite(step);
       return;
     }
     List<Object> leaves = new ArrayList<>();
@@ -148,8 +148,12 @@ public final class SummarySaverHook implements Hook {
     }
     for (Object leaf : leaves) {
       writer.get().addSummary(bytesOf(((NdArray<?>) leaf).getObject()), step);
-      written++;
     }
+    recordWrite(step);
+  }
+
+  private synchronized void recordWrite(long step) {
+    writtenSteps.add(step);
   }
 
   private static byte[] bytesOf(Object v) {

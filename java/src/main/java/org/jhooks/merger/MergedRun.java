@@ -75,6 +75,7 @@ public final class MergedRun {
   }
 
   private static Object rebuild(Object structure, Function<String, Object> valueOf) {
-    return Nest.map(structure, name -> Nest.isTensorName(name) ? valueOf.apply(name) : null);
+    return Nest.mapStructure(
+        structure, name -> Nest.isTensorName(name) ? valueOf.apply(name) : null);
   }
 }

@@ -14,9 +14,9 @@ import org.tensorflow.ndarray.buffer.DataBuffers;
 
 /**
  * Large fetched values of the JVM driver held in direct memory instead of the Java heap, so a
- * Python hook reads them as a numpy view (no copy: {@code jhooks.bridge.arrays.view_to_numpy}) and
- * the heap does not churn by the size of every fetch. A Java hook sees an ordinary writable {@link
- * NdArray} it may keep.
+ * Python hook reads them as a numpy view (no copy: {@code
+ * jhooks.bridge.convert.arrays.view_to_numpy}) and the heap does not churn by the size of every
+ * fetch. A Java hook sees an ordinary writable {@link NdArray} it may keep.
  *
  * <p>The memory of a value comes back when nothing can read it any more (no array, no Python view:
  * both are tracked by weak references) and is reused for a value of the same size, since fresh

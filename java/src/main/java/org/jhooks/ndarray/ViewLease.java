@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The validity of read-only views over memory another runtime owns: the numpy memory behind the
  * fetched values a Java hook receives in a Python-driven session ({@code
- * jhooks.bridge.arrays.view_to_java}, {@link DType#view(java.nio.ByteBuffer,
+ * jhooks.bridge.convert.arrays.view_to_java}, {@link DType#view(java.nio.ByteBuffer,
  * org.tensorflow.ndarray.Shape, ViewLease)}). The owner calls {@link #release()} before it frees
  * the memory; from then on every read of a view (an element, a bulk copy, a sub-array) throws an
  * {@link IllegalStateException} naming the value and saying to copy it inside the callback, instead

@@ -3,6 +3,7 @@ package org.jhooks.tf;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jhooks.ForeignException;
 import org.tensorflow.exceptions.TFFailedPreconditionException;
 import org.tensorflow.exceptions.TFInvalidArgumentException;
 import org.tensorflow.exceptions.TFOutOfRangeException;
@@ -113,20 +114,14 @@ public final class ErrorCodes {
           "OutOfRangeError", Code.OUT_OF_RANGE,
           "InvalidArgumentError", Code.INVALID_ARGUMENT);
 
-  // A Python exception carried by the bridge (org.jhooks.bridge.PythonException, found by its
-  // pythonType() method so this package has no link to the bridge): a TensorFlow Python error
-  // keeps its code, so an AbortedError from a Python hook recovers a JVM session.
+  // A Python exception carried by the bridge (a ForeignException): a TensorFlow Python error keeps
+  // its code, so an AbortedError from a Python hook recovers a JVM session.
   private static Code codeOfPython(Throwable t) {
-    try {
-      Object type = t.getClass().getMethod("pythonType").invoke(t);
-      if (type == null) {
-        return null;
-      }
-      String name = type.toString();
-      return PYTHON_ERRORS.get(name.substring(name.lastIndexOf('.') + 1));
-    } catch (ReflectiveOperationException e) {
+    if (!(t instanceof ForeignException foreign) || foreign.foreignType() == null) {
       return null;
     }
+    String name = foreign.foreignType();
+    return PYTHON_ERRORS.get(name.substring(name.lastIndexOf('.') + 1));
   }
 
   /**

@@ -49,15 +49,15 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final java.util.Set<String> presentTensors = ConcurrentHashMap.newKeySet();
 
   /**
-   * @param raw the session; this view closes it in {@link #close()}
-   * @param graph the graph {@code raw} runs
+   * @param rawSession the session; this view closes it in {@link #close()}
+   * @param graph the graph {@code rawSession} runs
    */
-  public TfSession(org.tensorflow.Session raw, Graph graph) {
-    this(raw, graph, GLOBAL_STEP);
+  public TfSession(org.tensorflow.Session rawSession, Graph graph) {
+    this(rawSession, graph, GLOBAL_STEP);
   }
 
-  public TfSession(org.tensorflow.Session raw, Graph graph, String globalStepTensorName) {
-    this.raw = raw;
+  public TfSession(org.tensorflow.Session rawSession, Graph graph, String globalStepTensorName) {
+    this.raw = rawSession;
     this.graph = graph;
     this.globalStepTensorName = globalStepTensorName;
   }
@@ -95,7 +95,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   /** The tensorflow-java session; runs through it bypass this view and the hooks. */
-  public org.tensorflow.Session raw() {
+  public org.tensorflow.Session rawSession() {
     return raw;
   }
 
@@ -118,7 +118,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       }
     }
     FlatResult result = runFlat(tensors, targets, feeds == null ? Map.of() : feeds, options);
-    return Nest.map(fetches, name -> Nest.isTensorName(name) ? result.value(name) : null);
+    return Nest.mapStructure(fetches, name -> Nest.isTensorName(name) ? result.value(name) : null);
   }
 
   /**

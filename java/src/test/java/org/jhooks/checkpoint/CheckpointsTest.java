@@ -67,7 +67,7 @@ public class CheckpointsTest {
   public void rotationKeepsTheNewestAndDeletesOlderFiles() throws Exception {
     Path dir = tmp.newFolder().toPath();
     for (int step = 1; step <= 4; step++) {
-      Path prefix = Checkpoints.prefixFor(dir, "model.ckpt", step);
+      Path prefix = Checkpoints.checkpointPrefix(dir, "model.ckpt", step);
       Files.writeString(Path.of(prefix + ".index"), "");
       Files.writeString(Path.of(prefix + ".data-00000-of-00001"), "");
       Checkpoints.recordCheckpoint(dir, "model.ckpt", prefix, 2);
@@ -143,7 +143,7 @@ public class CheckpointsTest {
     CheckpointRotation rotation = new CheckpointRotation(dir, "m?", 1);
     assertEquals(List.of(), rotation.kept());
     for (int step = 1; step <= 3; step++) {
-      Path prefix = Checkpoints.prefixFor(dir, "m?", step);
+      Path prefix = Checkpoints.checkpointPrefix(dir, "m?", step);
       writeCheckpoint(prefix);
       rotation.record(prefix.toString());
     }
@@ -163,7 +163,7 @@ public class CheckpointsTest {
     assertEquals(List.of("m?-1.data-00000-of-00001", "m?-1.index"), listNames(elsewhere));
     assertThrows(
         IllegalArgumentException.class,
-        () -> Checkpoints.deleteCheckpointFiles(dir, "m?", elsewhere.resolve("m?-1")));
+        () -> Checkpoints.deleteCheckpoint(dir, "m?", elsewhere.resolve("m?-1")));
   }
 
   @Test

@@ -49,7 +49,7 @@ public class CheckpointSaverHookTest {
     public boolean afterSave(Session session, long step) {
       String prefix = dir.resolve("model.ckpt-" + step).toString();
       boolean onDisk =
-          Checkpoints.exists(prefix)
+          Checkpoints.checkpointExists(prefix)
               && prefix.equals(Checkpoints.latestCheckpoint(dir).orElse(null));
       calls.add("afterSave:" + step + (onDisk ? "" : ":NOT-ON-DISK"));
       return step == stopAt;

@@ -296,7 +296,7 @@ public class StandardHooksTest {
         assertTrue(e.getStep() + ": " + v, v == e.getStep() || v == e.getStep() - 1);
       }
     }
-    assertEquals(steps.size(), h.summariesWritten());
+    assertEquals(steps.size(), h.writtenSteps().size());
     assertEquals(
         "Exactly one of scaffold or summary_op must be provided.",
         assertThrows(

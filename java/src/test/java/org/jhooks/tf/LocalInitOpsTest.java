@@ -67,7 +67,7 @@ public class LocalInitOpsTest {
       try (Session s = first.createSession(g)) {
         assertEquals(10f, run(s, "add", null), 0f);
         assertEquals(30f, run(s, "add", null), 0f);
-        Path prefix = Checkpoints.prefixFor(dir, Checkpoints.DEFAULT_BASENAME, 2);
+        Path prefix = Checkpoints.checkpointPrefix(dir, Checkpoints.DEFAULT_BASENAME, 2);
         s.save(prefix.toString());
         Checkpoints.recordCheckpoint(dir, "model.ckpt", prefix, 5);
       }

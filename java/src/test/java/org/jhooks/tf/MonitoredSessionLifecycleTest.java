@@ -311,7 +311,7 @@ public class MonitoredSessionLifecycleTest {
       // The retried step ran on the restored variables: v counts every successful step once.
       assertEquals(4f, ((FloatNdArray) ((List<?>) results[3]).get(1)).getFloat(), 0f);
       assertEquals(
-          Checkpoints.prefixFor(dir, "model.ckpt", 4).toString(),
+          Checkpoints.checkpointPrefix(dir, "model.ckpt", 4).toString(),
           Checkpoints.latestCheckpoint(dir).get());
     }
   }

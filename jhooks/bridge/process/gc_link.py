@@ -19,10 +19,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
-import threading
 
-_lock = threading.Lock()
-_frozen_with_tensorflow: bool | None = None  # None: never frozen
+from jhooks.bridge.process.state import PROCESS
+
+_state = PROCESS.gc
 
 
 def enabled() -> bool:
@@ -33,14 +33,15 @@ def enabled() -> bool:
 def freeze_startup_objects() -> bool:
     """Collects and freezes the objects alive now, the first time (and once more after TensorFlow
     is imported); returns whether it froze this time. Cheap after that: a flag check."""
-    global _frozen_with_tensorflow
     with_tensorflow = "tensorflow" in sys.modules
-    if _frozen_with_tensorflow is True or _frozen_with_tensorflow == with_tensorflow or not enabled():
+    frozen = _state.frozen_with_tensorflow
+    if frozen is True or frozen == with_tensorflow or not enabled():
         return False
-    with _lock:
-        if _frozen_with_tensorflow is True or _frozen_with_tensorflow == with_tensorflow:
+    with _state.lock:
+        frozen = _state.frozen_with_tensorflow
+        if frozen is True or frozen == with_tensorflow:
             return False
         gc.collect()
         gc.freeze()
-        _frozen_with_tensorflow = with_tensorflow
+        _state.frozen_with_tensorflow = with_tensorflow
         return True

@@ -32,7 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge.exceptions import call_java
+from jhooks.api.hook import Hook
+from jhooks.api.listener import CheckpointSaverListener
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import arrays
+from jhooks.bridge.hooks.python_hooks import as_java_hook, as_java_listener
+from jhooks.bridge.process import jvm
+from jhooks.bridge.process.calls import call_java
 
 _RANGES = {
     "long": (-(2**63), 2**63 - 1),
@@ -49,15 +55,6 @@ _BOXED = {
     "java.lang.Float": "float",
     "java.lang.Boolean": "boolean",
 }
-_JPYPE_PRIMITIVE = {
-    "long": "JLong",
-    "int": "JInt",
-    "short": "JShort",
-    "byte": "JByte",
-    "double": "JDouble",
-    "float": "JFloat",
-    "boolean": "JBoolean",
-}
 # cost of converting a Python int to each Java number kind: long is Python's int, double the last resort
 _INT_COST = {"long": 0, "int": 1, "short": 2, "byte": 2, "double": 3, "float": 4}
 _FLOAT_COST = {"double": 0, "float": 1}
@@ -72,12 +69,6 @@ class JavaArgumentsError(TypeError):
 
 class _NoMatch(Exception):
     """The value does not convert to the parameter type (the message says why)."""
-
-
-def _jpype() -> Any:
-    import jpype
-
-    return jpype
 
 
 def snake_to_camel(name: str) -> str:
@@ -96,31 +87,29 @@ def _short(java_type: Any) -> str:
 
 def _raw(java_type: Any) -> Any:
     """The Class of a reflect Type (the raw class of a ParameterizedType, Object for a type variable)."""
-    jpype = _jpype()
-    if isinstance(java_type, jpype.JClass("java.lang.Class")):
+    backend = _backend()
+    if backend.is_instance(java_type, "java.lang.Class"):
         return java_type
-    if isinstance(java_type, jpype.JClass("java.lang.reflect.ParameterizedType")):
+    if backend.is_instance(java_type, "java.lang.reflect.ParameterizedType"):
         return java_type.getRawType()
-    if isinstance(java_type, jpype.JClass("java.lang.reflect.GenericArrayType")):
+    if backend.is_instance(java_type, "java.lang.reflect.GenericArrayType"):
         component = _raw(java_type.getGenericComponentType())
-        return jpype.JArray(jpype.JClass(component))(0).getClass()
-    if isinstance(java_type, jpype.JClass("java.lang.reflect.WildcardType")):
+        return backend.jclass("java.lang.reflect.Array").newInstance(component, 0).getClass()
+    if backend.is_instance(java_type, "java.lang.reflect.WildcardType"):
         return _raw(java_type.getUpperBounds()[0])
-    if isinstance(java_type, jpype.JClass("java.lang.reflect.TypeVariable")):
+    if backend.is_instance(java_type, "java.lang.reflect.TypeVariable"):
         return _raw(java_type.getBounds()[0])
-    return jpype.JClass("java.lang.Object").class_
+    return backend.class_object("java.lang.Object")
 
 
 def _type_args(java_type: Any) -> list:
-    jpype = _jpype()
-    if isinstance(java_type, jpype.JClass("java.lang.reflect.ParameterizedType")):
+    if _backend().is_instance(java_type, "java.lang.reflect.ParameterizedType"):
         return list(java_type.getActualTypeArguments())
     return []
 
 
 def _assignable(target: Any, name: str) -> bool:
-    jpype = _jpype()
-    return bool(target.isAssignableFrom(jpype.JClass(name).class_))
+    return bool(target.isAssignableFrom(_backend().class_object(name)))
 
 
 def _is_object_like(target: Any, name: str) -> bool:
@@ -129,9 +118,7 @@ def _is_object_like(target: Any, name: str) -> bool:
 
 
 def _box(kind: str, value: Any) -> Any:
-    jpype = _jpype()
-    boxed = {v: k for k, v in _BOXED.items()}[kind]
-    return jpype.JClass(boxed)(getattr(jpype, _JPYPE_PRIMITIVE[kind])(value))
+    return _backend().box(kind, value)
 
 
 def _number(value: Any, kind: str) -> Any:
@@ -146,7 +133,7 @@ def _number(value: Any, kind: str) -> Any:
 def convert(value: Any, java_type: Any) -> tuple[Any, int]:
     """``value`` as a Java object for a parameter of ``java_type`` (a reflect Type), and the
     conversion's cost. Raises _NoMatch when it does not convert."""
-    jpype = _jpype()
+    backend = _backend()
     target = _raw(java_type)
     name = str(target.getName())
     primitive = bool(target.isPrimitive())
@@ -155,8 +142,8 @@ def convert(value: Any, java_type: Any) -> tuple[Any, int]:
         if primitive:
             raise _NoMatch(f"None for the primitive {name}")
         return None, 0
-    if isinstance(value, jpype.JObject) or isinstance(value, jpype.JException):
-        if kind is not None and isinstance(value, jpype.JClass(_boxed_name(kind))):
+    if backend.is_java_object(value):
+        if kind is not None and backend.is_instance(value, _boxed_name(kind)):
             return value, 0
         if not primitive and target.isInstance(value):
             return value, 0
@@ -191,7 +178,7 @@ def convert(value: Any, java_type: Any) -> tuple[Any, int]:
         if not _assignable(target, "java.util.LinkedHashMap"):
             raise _NoMatch(f"a dict for {name}")
         key_type, value_type = (_type_args(java_type) + [None, None])[:2]
-        result = jpype.JClass("java.util.LinkedHashMap")()
+        result = backend.jclass("java.util.LinkedHashMap")()
         cost = 0 if name == "java.util.Map" else 1
         for k, v in value.items():
             jk, ck = _element(k, key_type)
@@ -209,26 +196,26 @@ def _boxed_name(kind: str) -> str:
 def _element(value: Any, java_type: Any) -> tuple[Any, int]:
     """An element of a List/Map: converted by its declared type, Object when it has none."""
     if java_type is None:
-        java_type = _jpype().JClass("java.lang.Object").class_
+        java_type = _backend().class_object("java.lang.Object")
     converted, cost = convert(value, java_type)
     return converted, min(cost, 1)
 
 
 def _convert_str(value: str, target: Any, name: str) -> tuple[Any, int]:
-    jpype = _jpype()
+    backend = _backend()
     if name == "java.lang.String":
-        return jpype.JString(value), 0
+        return backend.jstring(value), 0
     if name == "java.nio.file.Path":
-        return jpype.JClass("java.nio.file.Path").of(value, jpype.JArray(jpype.JString)(0)), 1
+        return backend.jclass("java.nio.file.Path").of(value, backend.array("java.lang.String", [])), 1
     if name == "java.io.File":
-        return jpype.JClass("java.io.File")(value), 1
+        return backend.jclass("java.io.File")(value), 1
     if _is_object_like(target, "java.lang.String"):
-        return jpype.JString(value), _OBJECT_COST
+        return backend.jstring(value), _OBJECT_COST
     raise _NoMatch(f"a str for {name}")
 
 
 def _convert_sequence(value: Any, java_type: Any, target: Any, name: str) -> tuple[Any, int]:
-    jpype = _jpype()
+    backend = _backend()
     if target.isArray():
         component = target.getComponentType()
         items = [convert(v, component) for v in value]  # checks each element (type, range)
@@ -236,12 +223,12 @@ def _convert_sequence(value: Any, java_type: Any, target: Any, name: str) -> tup
         kind = str(component.getName())
         if component.isPrimitive():
             plain = [bool(v) if kind == "boolean" else float(v) if kind in _FLOAT_COST else int(v) for v in value]
-            return jpype.JArray(getattr(jpype, _JPYPE_PRIMITIVE[kind]))(plain), cost
-        return jpype.JArray(jpype.JClass(component))([v for v, _ in items]), cost
+            return backend.array(kind, plain), cost
+        return backend.array(kind, [v for v, _ in items]), cost
     if not _assignable(target, "java.util.ArrayList"):
         raise _NoMatch(f"a {type(value).__name__} for {name}")
     element_type = (_type_args(java_type) + [None])[0]
-    result = jpype.JClass("java.util.ArrayList")()
+    result = backend.jclass("java.util.ArrayList")()
     cost = 0 if name in ("java.util.List", "java.util.Collection", "java.lang.Iterable") else 1
     for v in value:
         jv, c = _element(v, element_type)
@@ -251,13 +238,10 @@ def _convert_sequence(value: Any, java_type: Any, target: Any, name: str) -> tup
 
 
 def _convert_ndarray(value: np.ndarray, target: Any) -> tuple[Any, int]:
-    from jhooks.bridge import arrays
-
-    jpype = _jpype()
     name = str(target.getName())
     if target.isArray() and target.getComponentType().isPrimitive() and value.ndim == 1:
         return _convert_sequence(value.tolist(), target, target, name)
-    nd_array = jpype.JClass("org.tensorflow.ndarray.NdArray").class_
+    nd_array = _backend().class_object("org.tensorflow.ndarray.NdArray")
     if target.isAssignableFrom(nd_array) or nd_array.isAssignableFrom(target):  # Object, NdArray, FloatNdArray, ...
         converted = arrays.to_java(value)  # dtype and shape kept
         if not target.isInstance(converted):
@@ -267,16 +251,9 @@ def _convert_ndarray(value: np.ndarray, target: Any) -> tuple[Any, int]:
 
 
 def _convert_python_object(value: Any, target: Any, name: str) -> tuple[Any, int]:
-    from jhooks.api.hook import Hook
-    from jhooks.api.listener import CheckpointSaverListener
-
     if isinstance(value, Hook) and _assignable(target, "org.jhooks.Hook"):
-        from jhooks.bridge.python_hooks import as_java_hook
-
         return as_java_hook(value), 1
     if isinstance(value, CheckpointSaverListener) and _assignable(target, "org.jhooks.CheckpointSaverListener"):
-        from jhooks.bridge.python_hooks import as_java_listener
-
         return as_java_listener(value), 1
     raise _NoMatch(f"a {type(value).__name__} for {name}")
 
@@ -307,7 +284,6 @@ def _names(executable: Any) -> list[str] | None:
 
 def _bind(executable: Any, args: tuple, kwargs: dict, owner: str) -> tuple[list, int]:
     """Java arguments for ``executable`` and their cost; raises _NoMatch."""
-    jpype = _jpype()
     params = list(executable.getParameters())
     types = list(executable.getGenericParameterTypes())
     varargs = bool(executable.isVarArgs())
@@ -324,7 +300,7 @@ def _bind(executable: Any, args: tuple, kwargs: dict, owner: str) -> tuple[list,
         if (
             len(rest) == 1
             and isinstance(rest[0], (list, tuple, np.ndarray))
-            or (len(rest) == 1 and isinstance(rest[0], jpype.JArray))
+            or (len(rest) == 1 and _is_java_array(rest[0]))
         ):
             values[last] = rest[0]
         else:
@@ -388,12 +364,12 @@ def _camel_kwargs(kwargs: dict, known: set[str]) -> dict:
 
 
 def _public(executables: Any) -> list:
-    modifier = _jpype().JClass("java.lang.reflect.Modifier")
+    modifier = _backend().jclass("java.lang.reflect.Modifier")
     return [e for e in executables if modifier.isPublic(e.getModifiers())]
 
 
 def _builder_candidates(cls: Any, owner: str, args: tuple, kwargs: dict, problems: list[str]) -> list[_Candidate]:
-    modifier = _jpype().JClass("java.lang.reflect.Modifier")
+    modifier = _backend().jclass("java.lang.reflect.Modifier")
     found = []
     builders = [
         m for m in _public(cls.getMethods()) if str(m.getName()) == "builder" and modifier.isStatic(m.getModifiers())
@@ -445,9 +421,6 @@ def _describe_values(args: tuple, kwargs: dict) -> str:
 def is_plain(value: Any) -> bool:
     """Whether :func:`convert` knows ``value``'s type: a plain Python value, a numpy array or
     scalar, a jhooks hook or listener, a list/tuple/dict of those, or a Java object."""
-    from jhooks.api.hook import Hook
-    from jhooks.api.listener import CheckpointSaverListener
-
     if value is None or isinstance(
         value, (bool, int, float, str, np.ndarray, np.generic, Hook, CheckpointSaverListener)
     ):
@@ -456,27 +429,25 @@ def is_plain(value: Any) -> bool:
         return all(is_plain(v) for v in value)
     if isinstance(value, dict):
         return all(is_plain(k) and is_plain(v) for k, v in value.items())
-    jpype = _jpype()
-    return isinstance(value, (jpype.JObject, jpype.JException))
+    return _backend().is_java_object(value)
 
 
 def java_class(name: str) -> Any:
     """The Java class ``name`` (``"java.lang.IllegalStateException"``) as a Python type, for
-    ``except`` clauses and ``isinstance``; starts the JVM (jhooks.bridge.jvm.start) when needed.
-    Raises jhooks.bridge.jvm.JavaClassNotFoundError (a TypeError) naming the classpath searched when
-    no jar on it has the class."""
-    from jhooks.bridge import jvm
-
-    jvm.start()
+    ``except`` clauses and ``isinstance``, or to construct and call its static methods; starts the
+    JVM (jhooks.bridge.process.jvm.start) when needed. Raises
+    jhooks.bridge.process.errors.JavaClassNotFoundError (a TypeError) naming the classpath searched
+    when no jar on it has the class."""
+    jvm.ensure_running()
     return jvm.find_class(name)
 
 
 def new_java_object(class_name: str, cls: Any, args: tuple, kwargs: dict) -> Any:
-    """A new instance of the Java class ``cls`` (a JPype class named ``class_name``) built from plain
-    Python ``args``/``kwargs`` as the module docstring says. Raises TypeError naming the class, the
-    candidates and the values when no constructor or builder fits, or two fit equally well; an
-    exception of the constructor leaves as :func:`jhooks.bridge.exceptions.call_java` says."""
-    java_class = cls.class_
+    """A new instance of the Java class ``cls`` (the backend's class named ``class_name``) built from
+    plain Python ``args``/``kwargs`` as the module docstring says. Raises TypeError naming the
+    class, the candidates and the values when no constructor or builder fits, or two fit equally
+    well; an exception of the constructor leaves as :func:`jhooks.bridge.process.calls.call_java` says."""
+    java_class = _backend().class_object(class_name)
     owner = str(java_class.getSimpleName())
     constructors = _public(java_class.getConstructors())
     known = {str(n) for e in constructors + _public(java_class.getMethods()) for n in (_names(e) or [])}
@@ -510,15 +481,21 @@ def new_java_object(class_name: str, cls: Any, args: tuple, kwargs: dict) -> Any
     return call_java(_invoke, candidates[0])
 
 
+def _is_java_array(value: Any) -> bool:
+    return _backend().is_java_object(value) and bool(value.getClass().isArray())
+
+
 def _invoke(candidate: _Candidate) -> Any:
-    jpype = _jpype()
-    object_array = jpype.JArray(jpype.JObject)
+    backend = _backend()
     try:
-        if isinstance(candidate.executable, jpype.JClass("java.lang.reflect.Method")):
-            made = candidate.executable.invoke(None, object_array(candidate.java_args))
+        if backend.is_instance(candidate.executable, "java.lang.reflect.Method"):
+            made = candidate.executable.invoke(None, backend.array("java.lang.Object", candidate.java_args))
             for setter, java_value in candidate.setters:
-                made = setter.invoke(made, object_array([java_value]))
+                made = setter.invoke(made, backend.array("java.lang.Object", [java_value]))
             return made.build()
-        return candidate.executable.newInstance(object_array(candidate.java_args))
-    except jpype.JClass("java.lang.reflect.InvocationTargetException") as e:
-        raise e.getCause() from None
+        return candidate.executable.newInstance(backend.array("java.lang.Object", candidate.java_args))
+    except Exception as e:
+        java = backend.java_error(e)
+        if java is None or not backend.is_instance(java, "java.lang.reflect.InvocationTargetException"):
+            raise
+        raise backend.raisable(backend.unwrap(java).getCause()) from None

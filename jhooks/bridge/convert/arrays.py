@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge.backend import current as _backend
+from jhooks.bridge.backend.choice import current as _backend
 
 # The numpy dtypes that cross as numbers or booleans (strings cross as object/S/U arrays): the
 # Python side's one dtype table; org.jhooks.ndarray.DType is the Java side's and holds the same names.

@@ -9,34 +9,35 @@ through Python is handed back unchanged. Without this JPype hands Java a bare
 
 Java -> Python (a Java hook or session called by Python): JPype raises the Java exception as a
 Python exception of the Java class (``str()`` is ``"<class>: <message>"``, catchable as the
-Java class); :func:`call_java` adds the full Java stack trace with every ``Caused by:`` as a
-note that tracebacks print, and when the Java exception is a ``PythonException`` that started in
-this process it raises the original Python exception object again, so a TensorFlow
-``OutOfRangeError`` raised in a Python session run that a Java hook made is still one.
+Java class); :func:`to_python` gives what Python should raise instead: the full Java stack trace
+with every ``Caused by:`` as a note that tracebacks print, and when the Java exception is a
+``PythonException`` that started in this process the original Python exception object again, so a
+TensorFlow ``OutOfRangeError`` raised in a Python session run that a Java hook made is still one.
+What a signal or ``sys.exit`` in the cause chain makes of it is the process's business
+(:func:`process_ending` here, ``jhooks.bridge.process.calls.from_java`` there).
 
 jhooks' own errors become their twins in the other language both ways (``HookError`` /
 ``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
-:mod:`jhooks.bridge.error_twins`), the other language's original kept as the cause.
+:mod:`jhooks.bridge.convert.error_twins`), the other language's original kept as the cause.
 
-Both backends (jhooks.bridge.backend) behave so; on jep a Java exception in Python is a
-:class:`jhooks.bridge.jep_backend.JavaException` instead of JPype's exception of the Java class, and
-a callback's exception reaches Java through jep's ``JepException``, which ``EmbeddedPython`` unwraps.
-See docs/bridge.md, "Exceptions" and "Backends".
+Both backends behave so; on jep a Java exception in Python is a
+:class:`jhooks.bridge.backend.jep_backend.JavaException` instead of JPype's exception of the Java
+class, and a callback's exception reaches Java through jep's ``JepException``, which
+``EmbeddedPython`` unwraps. See docs/bridge.md, "Exceptions" and "Backends".
 """
 
 from __future__ import annotations
 
 import itertools
+import os
+import sys
 import threading
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-from jhooks.bridge import error_twins
-from jhooks.bridge.backend import current as _backend
-
-F = TypeVar("F", bound=Callable[..., Any])
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import error_twins
 
 # Originals of exceptions sent to Java, by token; bounded so a long run cannot leak.
 _ORIGINALS_MAX = 1024
@@ -83,7 +84,7 @@ def _original(token: int) -> BaseException | None:
 
 def to_java(exc: BaseException, _seen: set | None = None) -> Any:
     """The Java Throwable for ``exc``: a Java exception as is; for a jhooks error its Java twin
-    (``org.jhooks.HookException`` for ``jhooks.HookError``, ...; :mod:`jhooks.bridge.error_twins`)
+    (``org.jhooks.HookException`` for ``jhooks.HookError``, ...; :mod:`jhooks.bridge.convert.error_twins`)
     caused by the PythonException carrying it; else a new PythonException."""
     backend = _backend()
     java = backend.java_error(exc)
@@ -100,10 +101,10 @@ def to_java(exc: BaseException, _seen: set | None = None) -> Any:
         type_name(exc),
         _message(exc),
         text,
-        backend.array("String", [f.filename for f in frames]),
+        backend.array("java.lang.String", [f.filename for f in frames]),
         backend.array("int", [f.lineno or 0 for f in frames]),
-        backend.array("String", [f.name for f in frames]),
-        backend.array("String", modules),
+        backend.array("java.lang.String", [f.name for f in frames]),
+        backend.array("java.lang.String", modules),
         backend.jlong(_remember(exc)),
         cause,
     )
@@ -121,9 +122,6 @@ def _message(exc: BaseException) -> str:
 
 
 def _module_of(filename: str) -> str:
-    import os
-    import sys
-
     path = os.path.abspath(filename)
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
@@ -141,8 +139,6 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
     e.g. a TensorFlowException whose message starts ``ABORTED:``): the matching ``tf.errors`` error
     caused by ``exc``, so TensorFlow's MonitoredSession recovers or ends the input as for its own
     errors (docs/contract.md, "Recovery"). None when TensorFlow is not imported or for other codes."""
-    import sys
-
     tf = sys.modules.get("tensorflow")
     if tf is None:
         return None
@@ -155,53 +151,48 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
     return error
 
 
-def _carried(exc: Any) -> BaseException | None:
+def carried(exc: Any) -> BaseException | None:
     """The original Python exception a PythonException from this process carries, else None."""
     if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
         return _original(int(_backend().unwrap(exc).token()))
     return None
 
 
-def _process_ending(exc: Any) -> BaseException | None:
-    """A ``SystemExit``/``KeyboardInterrupt`` that ``exc`` carries anywhere in its cause chain (a
-    hook's ``sys.exit(n)``, wrapped by Java code), else, after a SIGTERM/SIGINT, the signal's
-    exception when the chain holds the InterruptedException by which the signal interrupted Java
-    (jhooks.bridge.signals): what ends the process is never masked by what Java made of it."""
-    from jhooks.bridge import signals
-
+def process_ending(exc: Any) -> tuple[BaseException | None, bool]:
+    """What in ``exc``'s cause chain ends the process: ``(ending, interrupted)``, ``ending`` a
+    ``SystemExit``/``KeyboardInterrupt`` a PythonException in the chain carries (a hook's
+    ``sys.exit(n)``, wrapped by Java code), else None; ``interrupted`` whether the chain holds a
+    ``java.lang.InterruptedException`` (how a signal interrupts Java)."""
     interrupted = False
     seen = 0
     c = _backend().unwrap(exc)
     while c is not None and seen < 32:
-        original = _carried(c)
+        original = carried(c)
         if isinstance(original, (SystemExit, KeyboardInterrupt)):
-            return original
+            return original, interrupted
         interrupted = interrupted or _backend().class_names(c)[0] == "java.lang.InterruptedException"
         nxt = c.getCause()
         c = None if nxt is None or nxt.equals(c) else nxt
         seen += 1
-    return signals.exit_exception() if interrupted else None
+    return None, interrupted
 
 
-def from_java(exc: BaseException, note: bool = True) -> BaseException:
-    """What Python should raise for a Java exception: a ``SystemExit``/``KeyboardInterrupt`` it
-    carries, or the exception of a signal that interrupted Java (:func:`_process_ending`); the
-    original Python exception of a PythonException from this process; for a jhooks exception its Python twin
-    (:mod:`jhooks.bridge.error_twins`: the original again when it was one, else a new twin caused
-    by ``exc``); a ``tf.errors`` AbortedError/UnavailableError/OutOfRangeError (caused by ``exc``)
-    for a Java exception with that code; else ``exc``. Each gets the Java stack trace as a note
-    (``note=False``: not yet, for an error still in flight on the JVM, e.g. handed to ``onError``,
-    whose note should show what Java attaches later)."""
+def to_python(exc: BaseException, note: bool = True) -> BaseException:
+    """What Python should raise for a Java exception, the process's endings aside
+    (:func:`process_ending`): the original Python exception of a PythonException from this
+    process; for a jhooks exception its Python twin (:mod:`jhooks.bridge.convert.error_twins`: the
+    original again when it was one, else a new twin caused by ``exc``); a ``tf.errors``
+    AbortedError/UnavailableError/OutOfRangeError (caused by ``exc``) for a Java exception with
+    that code; else ``exc``. Each gets the Java stack trace as a note (``note=False``: not yet, for
+    an error still in flight on the JVM, e.g. handed to ``onError``, whose note should show what
+    Java attaches later)."""
     target = exc
-    ending = _process_ending(exc)
-    if ending is not None:
-        return ending
     if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
-        original = _carried(exc)
+        original = carried(exc)
         if original is not None:
             target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
     else:
-        target = error_twins.to_python(exc, _carried) or _tensorflow_error(exc) or exc
+        target = error_twins.to_python(exc, carried) or _tensorflow_error(exc) or exc
     if note and not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         text = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
         if hasattr(target, "add_note"):
@@ -209,77 +200,3 @@ def from_java(exc: BaseException, note: bool = True) -> BaseException:
         else:  # Python 3.10: kept on the object for callers, not printed
             cast(Any, target).__notes__ = list(getattr(target, "__notes__", ())) + [text]
     return target
-
-
-def call_java(func: Callable[..., Any], *args: Any) -> Any:
-    """Calls Java from Python: a Java exception leaves as :func:`from_java` says.
-
-    The original Python exception is raised after the ``except`` block, so its own
-    ``__cause__``/``__context__`` stay as they were.
-    """
-    try:
-        return func(*args)
-    except BaseException as e:
-        java = _backend().java_error(e)
-        if java is None:
-            if not isinstance(e, RuntimeError):
-                raise
-            # JPype's own failure ("Fatal error occurred") when a signal interrupted Java
-            converted = signal_exit(e)
-            if converted is e:
-                raise
-        else:
-            converted = from_java(java)
-            if converted is e:
-                raise
-    raise converted
-
-
-def signal_exit(error: BaseException) -> BaseException:
-    """After a SIGTERM/SIGINT jhooks handles, the signal's exception (SystemExit(143) /
-    KeyboardInterrupt) caused by ``error``: what the interrupted Java call raised is a consequence of
-    the signal, not the program's failure. Without a signal, ``error`` itself."""
-    from jhooks.bridge import signals
-
-    ending = signals.exit_exception()
-    if ending is None:
-        return error
-    ending.__cause__ = error
-    return ending
-
-
-def python_errors(func: F) -> F:
-    """Decorates a method Java calls through a proxy: Python exceptions leave as Java ones, and
-    the call counts as in flight for the bounded exit (jhooks.bridge.threads)."""
-    import functools
-    from threading import get_ident
-
-    from jhooks.bridge import signals, threads
-    from jhooks.bridge.threads import _in_flight, _marked, mark_crossed
-
-    name = func.__qualname__
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if threads.closing:  # the process is ending (threads.enter/leave, inlined: every crossing)
-            threads.wait_for_the_end()
-        if not _marked.__dict__:  # threads.mark_crossed's test, inlined: the system call once per thread
-            mark_crossed()
-        tid = get_ident()
-        outer = _in_flight.get(tid)
-        _in_flight[tid] = name
-        try:
-            return func(*args, **kwargs)
-        except BaseException as e:  # noqa: B902 - everything must reach Java, nothing swallowed
-            if is_java_exception(e):
-                raise
-            raise _backend().raisable(to_java(e)) from None
-        finally:
-            if outer is None:
-                del _in_flight[tid]
-                if signals.deferred:  # a signal arrived during this callback: deliver it now
-                    signals.redeliver()
-            else:
-                _in_flight[tid] = outer
-
-    return wrapper  # type: ignore[return-value]

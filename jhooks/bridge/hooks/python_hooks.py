@@ -4,18 +4,18 @@
 around a JPype proxy; a ``PythonModelDependentHook`` for a ``jhooks.ModelDependentHook``). The
 Python hook sees:
 
-- the Java session as a :class:`~jhooks.bridge.sessions.JavaSession` (numpy in and out);
+- the Java session as a :class:`~jhooks.bridge.hooks.sessions.JavaSession` (numpy in and out);
 - a ``SessionRunContext`` whose ``originalArgs`` are the caller's args with numpy feeds and whose
   ``requestStop()`` sets the Java context's flag;
-- a :class:`~jhooks.bridge.sessions.JavaCoordinator` over the Java coordinator;
+- a :class:`~jhooks.bridge.hooks.sessions.JavaCoordinator` over the Java coordinator;
 - ``runValues.results`` as read-only numpy arrays in the structure of the fetches it returned
   (tuples kept): views of the JVM driver's values for large float32/float64/int32/int64 ones (no
   copy; they keep the Java memory alive while referenced), read-only copies otherwise
-  (:func:`jhooks.bridge.arrays.view_to_numpy`); ``copy()`` gives a writable array.
+  (:func:`jhooks.bridge.convert.arrays.view_to_numpy`); ``copy()`` gives a writable array.
 
 Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python exception leaves as an
 ``org.jhooks.bridge.PythonException``. Java may call from any thread; each call takes the GIL
-(on the jep backend through the calling thread's own interpreter, jhooks.bridge.jep_backend).
+(on the jep backend through the calling thread's own interpreter, jhooks.bridge.backend.jep_backend).
 ``as_java_listener`` does the same for ``CheckpointSaverListener``.
 """
 
@@ -33,11 +33,12 @@ from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook
 from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
 from jhooks.api.validation import validate_hook
-from jhooks.bridge import arrays, gc_link, values
-from jhooks.bridge.backend import current as _backend
-from jhooks.bridge.exceptions import from_java, python_errors
-from jhooks.bridge.java_hooks import JavaCheckpointSaverListener, JavaHook
-from jhooks.bridge.sessions import JavaCoordinator, python_session
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import arrays, values
+from jhooks.bridge.hooks.java_backed import JavaBacked
+from jhooks.bridge.hooks.sessions import JavaCoordinator, python_session
+from jhooks.bridge.process import gc_link, jvm
+from jhooks.bridge.process.calls import from_java, python_errors
 
 
 def _name(obj: Any) -> str:
@@ -154,9 +155,10 @@ def _overrides(hook: Any, callback: str) -> bool:
 class _HookProxy:
     """What the Java proxy of a Python hook calls (``org.jhooks.bridge.PythonHookTarget``)."""
 
-    def __init__(self, hook: Hook) -> None:
+    def __init__(self, hook: Hook, to_bytes: Callable[[Any], bytes]) -> None:
         self.hook = hook
         self.key = id(hook)
+        self._to_bytes = to_bytes  # the backend's, bound once
 
     @python_errors
     def begin(self) -> None:
@@ -203,7 +205,7 @@ class _HookProxy:
         """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
         metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
         view = _context_view(_current[get_ident()])
-        results = arrays.from_packed(_backend().to_bytes(packedResults))
+        results = arrays.from_packed(self._to_bytes(packedResults))
         self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
 
     @python_errors
@@ -253,19 +255,19 @@ class _ModelSink:
 
 
 def as_java_hook(hook: Hook) -> Any:
-    """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a :class:`JavaHook` gives its Java hook.
+    """A Java ``org.jhooks.Hook`` calling the Python ``hook``; a ``JavaHook`` gives its Java hook.
 
     ``beforeSessionRun``/``afterSessionRun`` that ``hook`` does not override (checked now, on its
     class and instance) are not called across the bridge: they are ``jhooks.Hook``'s no-ops.
     Raises ``jhooks.HookValidationError`` for a hook that cannot be registered (validate_hook).
     """
-    if isinstance(hook, JavaHook):
+    if isinstance(hook, JavaBacked) and isinstance(hook, Hook):
         return hook.java
     validate_hook(hook)
+    jvm.ensure_running()
     backend = _backend()
-    backend.start()
     gc_link.freeze_startup_objects()
-    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", _HookProxy(hook))
+    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", _HookProxy(hook, backend.to_bytes))
     before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
     if isinstance(hook, ModelDependentHook):
         consumer = backend.proxy("java.util.function.Consumer", _ModelSink(hook))
@@ -311,10 +313,11 @@ class _ListenerProxy:
 
 
 def as_java_listener(listener: CheckpointSaverListener) -> Any:
-    """A Java ``org.jhooks.CheckpointSaverListener`` calling the Python ``listener``."""
-    if isinstance(listener, JavaCheckpointSaverListener):
+    """A Java ``org.jhooks.CheckpointSaverListener`` calling the Python ``listener``; a
+    ``JavaCheckpointSaverListener`` gives its Java listener."""
+    if isinstance(listener, JavaBacked) and isinstance(listener, CheckpointSaverListener):
         return listener.java
+    jvm.ensure_running()
     backend = _backend()
-    backend.start()
     proxy = backend.proxy("org.jhooks.CheckpointSaverListener", _ListenerProxy(listener))
     return backend.jclass("org.jhooks.bridge.PythonCheckpointSaverListener")(proxy, _name(listener))

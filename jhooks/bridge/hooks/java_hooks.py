@@ -1,20 +1,20 @@
 """Java hooks and listeners in Python-driven sessions.
 
 ``JavaHook("com.example.MyHook", arg1, ..., name=value)`` (plain Python values converted to the
-constructor's parameter types, keyword arguments by Java parameter name: jhooks.bridge.construct),
-or ``JavaHook(java_instance)``, is a Python
-``jhooks.Hook`` whose callbacks call a Java ``org.jhooks.Hook``:
+constructor's parameter types, keyword arguments by Java parameter name: jhooks.bridge.hooks.construct),
+or ``JavaHook(java_instance)``, is a Python ``jhooks.Hook`` whose callbacks call a Java
+``org.jhooks.Hook``:
 
 - the Java hook sees the Python session as an ``org.jhooks.Session`` (:func:`java_session`), a Java
   ``SessionRunContext`` holding the caller's args translated to Java, and a Java ``Coordinator``;
 - what it returns from ``beforeSessionRun`` is translated to a Python ``SessionRunArgs`` (numpy
   feeds); its ``runValues.results`` are read-only NdArray views of the numpy results in the
   structure of its fetches, valid during the callback (copy to keep; strings are copies; see
-  :func:`jhooks.bridge.arrays.view_to_java`);
+  :func:`jhooks.bridge.convert.arrays.view_to_java`);
 - ``runContext.requestStop()`` and ``coord.requestStop()`` on the Java side are forwarded to the
   Python run context and coordinator when the callback returns (a stop requested later from
   another Java thread is forwarded at the hook's next callback);
-- Java exceptions reach Python as described in :mod:`jhooks.bridge.exceptions`.
+- Java exceptions reach Python as described in :mod:`jhooks.bridge.convert.exceptions`.
 
 A Java ``ModelDependentHook`` becomes a :class:`JavaModelDependentHook`, whose ``modelInstance``
 is forwarded to the Java hook. :class:`JavaCheckpointSaverListener` does the same for listeners.
@@ -28,13 +28,19 @@ from typing import Any
 
 import numpy as np
 
+from jhooks.api.foreign_errors import register_fatal_error_test
 from jhooks.api.hook import Described, Hook
 from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
-from jhooks.bridge import construct, gc_link, jvm, values
-from jhooks.bridge.exceptions import call_java, from_java
-from jhooks.bridge.sessions import java_session
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import values
+from jhooks.bridge.convert.exceptions import to_java
+from jhooks.bridge.hooks import construct
+from jhooks.bridge.hooks.java_backed import JavaBacked
+from jhooks.bridge.hooks.sessions import java_session
+from jhooks.bridge.process import gc_link, jvm
+from jhooks.bridge.process.calls import call_java, from_java
 
 # Java classes here use TensorFlow's natives (JVM sessions, checkpoints): a JVM without them is refused up front.
 NATIVE_PACKAGE = "org.jhooks.tf."
@@ -44,21 +50,19 @@ def java_object(instance_or_class_name: Any, *ctor_args: Any, kind: str = "org.j
     """``instance_or_class_name`` itself, or a new instance of the named Java class built from
     ``ctor_args``/``ctor_kwargs``: plain Python values converted to a public constructor's (or the
     static ``builder()``'s) parameter types, keyword arguments by Java parameter name
-    (jhooks.bridge.construct; its JavaArgumentsError, a TypeError, names the candidates).
+    (jhooks.bridge.hooks.construct; its JavaArgumentsError, a TypeError, names the candidates).
 
     A named class must implement ``kind``, checked before its constructor runs (TypeError). Starts
-    the JVM (hooks-only when the natives cannot be loaded safely, jhooks.bridge.jvm); a class in
-    ``org.jhooks.tf`` raises jvm.TensorFlowRuntimeError there, as does a constructor that calls
+    the JVM (hooks-only when the natives cannot be loaded safely, jhooks.bridge.process.jvm); a
+    class in ``org.jhooks.tf`` raises TensorFlowRuntimeError there, as does a constructor that calls
     TensorFlow natives."""
-    import jpype
-
     if isinstance(instance_or_class_name, str) and instance_or_class_name.startswith(NATIVE_PACKAGE):
         jvm.require_natives(instance_or_class_name)
     else:
         jvm.start()
     if isinstance(instance_or_class_name, str):
         cls = jvm.find_class(instance_or_class_name)
-        if not issubclass(cls, jpype.JClass(kind)):
+        if not _backend().is_subclass(cls, kind):
             raise TypeError(f"{instance_or_class_name} does not implement {kind}; it was not constructed")
         try:
             return _construct(instance_or_class_name, cls, ctor_args, ctor_kwargs)
@@ -78,7 +82,7 @@ def _construct(class_name: str, cls: Any, args: tuple, kwargs: dict) -> Any:
 
 
 def _raise_if_missing_natives(java_class: str, callback: str, error: BaseException) -> None:
-    """Raises jvm.TensorFlowRuntimeError (caused by ``error``) naming the hook and callback when
+    """Raises TensorFlowRuntimeError (caused by ``error``) naming the hook and callback when
     ``error`` is a TensorFlow native call that this hooks-only JVM cannot make; else returns."""
     if jvm.mode() == jvm.HOOKS_ONLY and jvm.is_missing_natives(error):
         # Keep the Java original as the cause, also when the hook's error was already converted.
@@ -100,15 +104,16 @@ class _Java:
     values_class: Any = None
     calls: Any = None
     group: Any = None
+    coordinator: Any = None
 
     @classmethod
     def load(cls) -> None:
-        import jpype
-
-        cls.context = jpype.JClass("org.jhooks.SessionRunContext")
-        cls.values_class = jpype.JClass("org.jhooks.SessionRunValues")
-        cls.calls = jpype.JClass("org.jhooks.bridge.JavaHookCalls")
-        cls.group = jpype.JClass("org.jhooks.bridge.JavaHookGroup")
+        backend = _backend()
+        cls.context = backend.jclass("org.jhooks.SessionRunContext")
+        cls.values_class = backend.jclass("org.jhooks.SessionRunValues")
+        cls.calls = backend.jclass("org.jhooks.bridge.JavaHookCalls")
+        cls.group = backend.jclass("org.jhooks.bridge.JavaHookGroup")
+        cls.coordinator = backend.jclass("org.jhooks.Coordinator")
 
 
 def _java_context(runContext: Any) -> Any:
@@ -190,7 +195,7 @@ def _one_name(args: SessionRunArgs) -> bool:
     return isinstance(args.fetches, str) and not args.feeds and args.options is None
 
 
-class JavaHook(Hook, Described):
+class JavaHook(Hook, Described, JavaBacked):
     """A Python hook calling a Java ``org.jhooks.Hook`` (see the module docstring).
 
     ``beforeSessionRun``/``afterSessionRun`` that the Java class does not override (the
@@ -207,11 +212,10 @@ class JavaHook(Hook, Described):
 
     def __new__(cls, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> JavaHook:
         java = java_object(instance_or_class_name, *ctor_args, **ctor_kwargs)
-        import jpype
-
-        if not isinstance(java, jpype.JClass("org.jhooks.Hook")):
+        backend = _backend()
+        if not backend.is_instance(java, "org.jhooks.Hook"):
             raise TypeError(f"{java.getClass().getName()} does not implement org.jhooks.Hook")
-        if cls is JavaHook and isinstance(java, jpype.JClass("org.jhooks.ModelDependentHook")):
+        if cls is JavaHook and backend.is_instance(java, "org.jhooks.ModelDependentHook"):
             cls = JavaModelDependentHook
         if _Java.calls is None:
             _Java.load()
@@ -284,14 +288,12 @@ class JavaHook(Hook, Described):
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         """Calls the Java hook with a Java coordinator mirrored to ``coord``; with ``coord`` None
         (as some TensorFlow code passes to hooks) the Java hook gets null, as a Python hook would."""
-        import jpype
-
         if coord is None:
             self._coords = []
             self._calls.setCoordinator(None)
             call_java(self.java.afterCreateSession, java_session(session), None)
             return
-        java_coord = jpype.JClass("org.jhooks.Coordinator")()
+        java_coord = _Java.coordinator()
         self._coords = [(coord, java_coord)]
         self._calls.setCoordinator(java_coord)
         self._call("afterCreateSession", self.java.afterCreateSession, java_session(session), java_coord)
@@ -340,8 +342,6 @@ class JavaHook(Hook, Described):
     def onError(self, session: Any, error: BaseException) -> None:
         """The Java hook's ``onError`` with the Java view of ``session`` (null for None) and
         ``error`` as Java sees it (its twin, or a PythonException carrying it)."""
-        from jhooks.bridge.exceptions import to_java
-
         self._call("onError", self.java.onError, None if session is None else java_session(session), to_java(error))
 
 
@@ -516,17 +516,17 @@ class JavaModelDependentHook(JavaHook, ModelDependentHook):
             self._java_model_for = instance
 
 
-class JavaCheckpointSaverListener(CheckpointSaverListener):
+class JavaCheckpointSaverListener(CheckpointSaverListener, JavaBacked):
     """A Python listener calling a Java ``org.jhooks.CheckpointSaverListener``."""
 
     def __init__(self, instance_or_class_name: Any, *ctor_args: Any, **ctor_kwargs: Any) -> None:
-        import jpype
-
         self.java = java_object(
             instance_or_class_name, *ctor_args, kind="org.jhooks.CheckpointSaverListener", **ctor_kwargs
         )
-        if not isinstance(self.java, jpype.JClass("org.jhooks.CheckpointSaverListener")):
+        backend = _backend()
+        if not backend.is_instance(self.java, "org.jhooks.CheckpointSaverListener"):
             raise TypeError(f"{self.java.getClass().getName()} does not implement org.jhooks.CheckpointSaverListener")
+        self._jlong = backend.jlong  # bound once
 
     def __repr__(self) -> str:
         return f"JavaCheckpointSaverListener({self.java.getClass().getName()})"
@@ -535,23 +535,26 @@ class JavaCheckpointSaverListener(CheckpointSaverListener):
         call_java(self.java.begin)
 
     def beforeSave(self, session: Any, globalStep: int) -> None:
-        import jpype
-
-        call_java(self.java.beforeSave, java_session(session), jpype.JLong(int(globalStep)))
+        call_java(self.java.beforeSave, java_session(session), self._jlong(int(globalStep)))
 
     def decideSave(self, session: Any, globalStep: int) -> SaveDecision:
         """The Java listener's ``decideSave`` (its default calls ``beforeSave``); null is SAVE."""
-        import jpype
-
-        decision = call_java(self.java.decideSave, java_session(session), jpype.JLong(int(globalStep)))
+        decision = call_java(self.java.decideSave, java_session(session), self._jlong(int(globalStep)))
         return SaveDecision.SAVE if decision is None else SaveDecision(str(decision.name()))
 
     def afterSave(self, session: Any, globalStep: int) -> bool:
-        import jpype
-
-        return bool(call_java(self.java.afterSave, java_session(session), jpype.JLong(int(globalStep))))
+        return bool(call_java(self.java.afterSave, java_session(session), self._jlong(int(globalStep))))
 
     def end(self, session: Any, globalStep: int) -> None:
-        import jpype
+        call_java(self.java.end, java_session(session), self._jlong(int(globalStep)))
 
-        call_java(self.java.end, java_session(session), jpype.JLong(int(globalStep)))
+
+def _is_fatal_java_error(error: BaseException) -> bool:
+    """Whether ``error`` is a Java ``Error`` (StackOverflowError, OutOfMemoryError, ...)."""
+    backend = _backend()
+    java = backend.java_error(error)
+    return java is not None and backend.is_instance(java, "java.lang.Error")
+
+
+# how the TensorFlow adapter tells a Java Error from a Java hook (jhooks.api.foreign_errors)
+register_fatal_error_test(_is_fatal_java_error)

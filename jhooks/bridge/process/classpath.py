@@ -17,7 +17,7 @@ from pathlib import Path
 from jhooks.api.version import VERSION
 
 ENV_VAR = "JHOOKS_CLASSPATH"
-_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parents[2]  # jhooks/
 _CHECKOUT = _PACKAGE.parent
 WHEEL_JARS = _PACKAGE / "_jars"
 

@@ -24,9 +24,10 @@ from typing import Any
 from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.api.session import Coordinator, Session
-from jhooks.bridge import values
-from jhooks.bridge.backend import current as _backend
-from jhooks.bridge.exceptions import call_java, from_java, python_errors, to_java
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import values
+from jhooks.bridge.convert.exceptions import to_java
+from jhooks.bridge.process.calls import call_java, from_java, python_errors
 
 
 class JavaSession(Session):
@@ -163,8 +164,6 @@ def java_session(session: Any) -> Any:
 
     A :class:`JavaSession` is unwrapped to its Java session instead.
     """
-    import jpype
-
     if session is None:
         return None
     if isinstance(session, JavaSession):
@@ -176,11 +175,11 @@ def java_session(session: Any) -> Any:
             cached = None
         if cached is not None:
             return cached
-        proxy = jpype.JProxy("org.jhooks.Session", inst=_PythonSessionProxy(session), convert=False)
-        java = jpype.JObject(proxy, jpype.JClass("org.jhooks.Session"))
+        backend = _backend()
+        java = backend.proxy("org.jhooks.Session", _PythonSessionProxy(session))
         name = _final_global_step_name(session)
         if name is not None:  # Java hooks ask for it every run: answered in Java, no crossing
-            java = jpype.JClass("org.jhooks.bridge.JavaHookCalls").withGlobalStepTensorName(java, name)
+            java = backend.jclass("org.jhooks.bridge.JavaHookCalls").withGlobalStepTensorName(java, name)
         try:
             _proxies[session] = java
         except TypeError:
@@ -306,15 +305,12 @@ _guard_proxies: weakref.WeakKeyDictionary[CheckpointGuard, Any] = weakref.WeakKe
 def java_checkpoint_guard(guard: CheckpointGuard) -> Any:
     """A Java ``org.jhooks.CheckpointGuard`` sharing ``guard``'s state (the same proxy for the same
     guard); a :class:`JavaCheckpointGuard` is unwrapped to its Java guard."""
-    import jpype
-
     if isinstance(guard, JavaCheckpointGuard):
         return guard.java
     with _proxies_lock:
         cached = _guard_proxies.get(guard)
         if cached is not None:
             return cached
-        proxy = jpype.JProxy("org.jhooks.CheckpointGuard", inst=_PythonGuardProxy(guard), convert=False)
-        java = jpype.JObject(proxy, jpype.JClass("org.jhooks.CheckpointGuard"))
+        java = _backend().proxy("org.jhooks.CheckpointGuard", _PythonGuardProxy(guard))
         _guard_proxies[guard] = java
         return java

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from jhooks.bridge.backend.choice import current
+
 
 def _problem(error: Any) -> str:
     """The problem part of a HookError's message (``"<hook>.<callback>: <problem>"``)."""
@@ -36,8 +38,6 @@ def _name_problem(error: Any) -> str:
 
 
 def _jlong(value: Any) -> Any:
-    from jhooks.bridge.backend import current
-
     return current().jlong(int(value))
 
 
@@ -123,8 +123,6 @@ def to_java(error: BaseException, carrier: Any) -> Any:
     carrying ``error``, whose stack it takes); None when ``error`` has no twin. When the nearest
     twin cannot be made (its Java class is not on the classpath, the error lacks a field), the next
     base class's is (a ``CheckpointSaveError`` is at least a ``HookException``)."""
-    from jhooks.bridge.backend import current
-
     backend = current()
     for twin, package in _twins_of_python(type(error)):
         try:
@@ -176,8 +174,6 @@ def _python_class(twin: Twin, java_name: str) -> type[BaseException] | None:
 
 
 def _value(java_value: Any) -> Any:
-    from jhooks.bridge.backend import current
-
     if java_value is None or isinstance(java_value, (bool, int, float, str)):
         return java_value
     if current().is_string(java_value):
@@ -194,8 +190,6 @@ def to_python(error: Any, original: Callable[[Any], BaseException | None]) -> Ba
     When ``error`` is itself the twin of a Python error (its cause carries it), that original comes
     back; else a new Python twin with the same message and fields, ``__cause__`` the Java error.
     """
-    from jhooks.bridge.backend import current
-
     for twin, java_name in _twins_of_java(current().class_names(error)):
         cls = _python_class(twin, java_name)
         if cls is not None:

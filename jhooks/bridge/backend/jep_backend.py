@@ -1,13 +1,15 @@
 """The jep backend: the JVM hosts the process and embedded this interpreter (docs/bridge.md, "Backends").
 
 Its Java half is ``org.jhooks.bridge.EmbeddedPython``, which a JVM started by plain ``java`` uses
-(through ``org.jhooks.python.PythonHooks.load``) to start CPython once, then calls :func:`start`.
+(through ``org.jhooks.python.PythonHooks.load``) to start CPython once, then calls the entry
+functions of :mod:`jhooks.bridge.launcher.embedded`.
 What differs from JPype, and how this module bridges it:
 
 - jep refuses calls from a Java thread into an interpreter that thread did not open, so a Python
   object is not handed to Java as a jep proxy: it goes into a registry here, and Java gets a
   ``java.lang.reflect.Proxy`` holding its handle (``EmbeddedPython.proxy``) that calls
-  :func:`call` through the calling thread's own ``SharedInterpreter`` (all share ``sys.modules``).
+  :func:`call` through the calling thread's own ``SharedInterpreter`` (all share ``sys.modules``);
+  handle 0 is the entry object :func:`set_entry` registered (``EmbeddedPython.start()``'s calls).
 - A Java exception reaches Python as a builtin exception (``ValueError`` for an
   IllegalArgumentException, ...) whose ``args[0]`` is the Java object; :class:`JavaException`
   stands for it in the bridge, answering the Throwable methods. A Python exception whose ``args[0]``
@@ -23,16 +25,34 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from jhooks.bridge.backend import Backend
+from jhooks.bridge.backend.protocol import Backend
 
-_ELEMENTS = {"int": "JINT_ID", "long": "JLONG_ID", "byte": "JBYTE_ID"}
+_ELEMENTS = {
+    "int": "JINT_ID",
+    "long": "JLONG_ID",
+    "byte": "JBYTE_ID",
+    "short": "JSHORT_ID",
+    "double": "JDOUBLE_ID",
+    "float": "JFLOAT_ID",
+    "boolean": "JBOOLEAN_ID",
+}
+_BOXES = {
+    "long": "java.lang.Long",
+    "int": "java.lang.Integer",
+    "short": "java.lang.Short",
+    "byte": "java.lang.Byte",
+    "double": "java.lang.Double",
+    "float": "java.lang.Float",
+    "boolean": "java.lang.Boolean",
+}
 
-# Python objects Java holds proxies of, by handle (handle 0 is this module): kept until the JVM
-# collected the proxy (release()).
+# Python objects Java holds proxies of, by handle (handle 0 is the entry object, set_entry): kept
+# until the JVM collected the proxy (release()).
 _objects: dict[int, Any] = {}
 _handles = itertools.count(1)
 _objects_lock = threading.Lock()
@@ -55,9 +75,14 @@ def jep_jar() -> str | None:
 
 def call(handle: int, method: str, *args: Any) -> Any:
     """What ``EmbeddedPython.call`` runs on the calling Java thread's interpreter: ``method(*args)``
-    of the object registered as ``handle`` (0: this module's functions)."""
-    target = _objects[handle] if handle else globals()[method]
-    return getattr(target, method)(*args) if handle else target(*args)
+    of the object registered as ``handle`` (0: the entry object, :func:`set_entry`)."""
+    return getattr(_objects[handle], method)(*args)
+
+
+def set_entry(entry: Any) -> None:
+    """Registers ``entry`` as handle 0: what ``EmbeddedPython`` calls by name (``start``,
+    ``call_function``, ``release``) before any proxy exists."""
+    _objects[0] = entry
 
 
 def release(handles: Any) -> None:
@@ -68,30 +93,8 @@ def release(handles: Any) -> None:
 
 
 def registered() -> int:
-    """How many Python objects Java holds proxies of (the registry's size)."""
-    return len(_objects)
-
-
-def call_function(module: str, function: str, *args: Any) -> Any:
-    """What ``EmbeddedPython.callFunction`` runs: ``module.function(*args)``, its exceptions leaving as
-    Java ones (jhooks.bridge.exceptions.python_errors). For Java code that starts Python work (the
-    conformance runner), not for specs from users: those go through the PythonHooks loader's checks."""
-    import importlib
-
-    from jhooks.bridge.exceptions import python_errors
-
-    return python_errors(getattr(importlib.import_module(module), function))(*args)
-
-
-def start() -> None:
-    """Run once by ``EmbeddedPython.start()``: refuses a JVM without the options that let Python's
-    TensorFlow and tensorflow-java share one runtime (jhooks.bridge.jvm.check_embedding_jvm, a
-    JvmError listing the missing flags), then installs the ``PythonHooks`` loader."""
-    from jhooks.bridge import jvm, launcher
-    from jhooks.bridge.exceptions import python_errors
-
-    python_errors(jvm.check_embedding_jvm)()
-    launcher.install_loader([])
+    """How many Python objects Java holds proxies of (the registry's size, the entry object aside)."""
+    return len(_objects) - (0 in _objects)
 
 
 class JavaException(Exception):
@@ -112,15 +115,15 @@ class JavaException(Exception):
         return f"JavaException({str(self)!r})"
 
     def __str__(self) -> str:
-        message = self.java.getMessage()
-        from jhooks.bridge.backend import current
+        import jep
 
-        name = current().class_names(self.java)[0]
+        message = self.java.getMessage()
+        name = str(jep.findClass("org.jhooks.bridge.EmbeddedPython").classNames(self.java)[0])
         return name if message is None else f"{name}: {message}"
 
 
 class JepBackend(Backend):
-    """:class:`~jhooks.bridge.backend.Backend` over jep 4.3 (CPython embedded in the JVM)."""
+    """:class:`~jhooks.bridge.backend.protocol.Backend` over jep 4.3 (CPython embedded in the JVM)."""
 
     name = "jep"
     shares_memory = False
@@ -134,20 +137,78 @@ class JepBackend(Backend):
         self._embedded = jep.findClass("org.jhooks.bridge.EmbeddedPython")
         self._byte_buffer = jep.findClass("java.nio.ByteBuffer")
 
-    def start(self, natives: bool = False) -> None:
-        """Nothing to start: the JVM hosts this interpreter and EmbeddedPython.start() checked it."""
+    def jvm_started(self) -> bool:
+        return True  # the JVM hosts this interpreter
+
+    def start_jvm(self, options: Sequence[str], classpath: Sequence[str]) -> None:
+        raise RuntimeError("this Python runs inside a JVM through jep: it cannot start another")
+
+    def adopt_jvm(self) -> None:
+        """Nothing to prepare: the JVM hosts this interpreter and EmbeddedPython.start() checked it."""
+
+    def add_classpath(self, path: str) -> None:
+        raise RuntimeError(
+            f"cannot add {path} to the classpath of the JVM that embeds this Python (jep): start java with it"
+        )
+
+    def added_classpath(self) -> list[str]:
+        return []
 
     def jclass(self, name: str) -> Any:
         cls = self._classes.get(name)
         if cls is None:
-            cls = self._classes[name] = self.jep.findClass(name)
+            try:
+                cls = self._classes[name] = self.jep.findClass(name)
+            except Exception as e:  # jep raises the ClassNotFoundException as a builtin exception
+                raise TypeError(f"Java class {name} not found") from e
         return cls
 
-    def array(self, element: str, values: Any) -> Any:
-        values = bytes(values) if element == "byte" else list(values)
-        kind = self.jclass("java.lang.String") if element == "String" else getattr(self.jep, _ELEMENTS[element])
-        out = self.jep.jarray(len(values), kind)
-        for i, v in enumerate(values):
+    def class_object(self, name: str) -> Any:
+        # jep hands a java.lang.Class to Python as the class itself, without Class's methods
+        return self.jclass("java.lang.Class").forName(name)
+
+    def is_instance(self, value: Any, class_name: str) -> bool:
+        try:
+            return isinstance(self.unwrap(value), self.jclass(class_name))
+        except TypeError:
+            return False
+
+    def is_subclass(self, cls: Any, class_name: str) -> bool:
+        try:
+            return issubclass(cls, self.jclass(class_name))
+        except TypeError:
+            return False
+
+    def class_names(self, value: Any) -> list[str]:
+        # jep hands a java.lang.Class to Python as a PyJClass without Class's methods: Java lists them
+        return [str(n) for n in self._embedded.classNames(self.unwrap(value))]
+
+    def is_java_object(self, value: Any) -> bool:
+        # jep's Java objects are instances of its types jep.PyJObject, jep.PyJArray, ... (or subtypes)
+        return isinstance(value, JavaException) or any(
+            c.__module__ == "jep" and c.__name__.startswith("PyJ") for c in type(value).__mro__
+        )
+
+    def jstring(self, value: str) -> Any:
+        return value
+
+    def is_string(self, value: Any) -> bool:
+        return isinstance(value, str)  # jep converts Java Strings to str
+
+    def jint(self, value: int) -> Any:
+        return int(value)
+
+    def jlong(self, value: int) -> Any:
+        return int(value)
+
+    def box(self, kind: str, value: Any) -> Any:
+        return self.jclass(_BOXES[kind]).valueOf(bool(value) if kind == "boolean" else value)
+
+    def array(self, element: str, values: Iterable[Any]) -> Any:
+        items = bytes(values) if element == "byte" else list(values)
+        kind = getattr(self.jep, _ELEMENTS[element]) if element in _ELEMENTS else self.jclass(element)
+        out = self.jep.jarray(len(items), kind)
+        for i, v in enumerate(items):
             out[i] = (v - 256 if v > 127 else v) if element == "byte" else v
         return out
 
@@ -157,12 +218,8 @@ class JepBackend(Backend):
             out[i] = self.array("byte", b)
         return out
 
-    def proxy(self, interface: str, target: Any) -> Any:
-        with _objects_lock:
-            handle = next(_handles)
-            _objects[handle] = target
-        description = f"{type(target).__module__}.{type(target).__qualname__} (Python, jep)"
-        return self._embedded.proxyOf(interface, handle, description)
+    def to_bytes(self, java_bytes: Any) -> bytes:
+        return bytes(np.asarray(java_bytes, dtype=np.int8).view(np.uint8).tobytes())
 
     def direct_buffer(self, data: Any) -> Any:
         source = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
@@ -171,10 +228,17 @@ class JepBackend(Backend):
             np.frombuffer(memoryview(buffer), dtype=np.uint8)[:] = source
         return buffer
 
-    def fill(self, out: np.ndarray, write: Any) -> None:
+    def fill(self, out: np.ndarray, write: Callable[[Any], Any]) -> None:
         buffer = self._byte_buffer.allocateDirect(out.nbytes)
         write(buffer)
         out.reshape(-1).view(np.uint8)[:] = np.frombuffer(memoryview(buffer), dtype=np.uint8)
+
+    def proxy(self, interface: str, target: Any) -> Any:
+        with _objects_lock:
+            handle = next(_handles)
+            _objects[handle] = target
+        description = f"{type(target).__module__}.{type(target).__qualname__} (Python, jep)"
+        return self._embedded.proxyOf(interface, handle, description)
 
     def java_error(self, exc: BaseException) -> BaseException | None:
         if isinstance(exc, JavaException):
@@ -191,7 +255,3 @@ class JepBackend(Backend):
 
     def raisable(self, throwable: Any) -> BaseException:
         return self.wrap(throwable)
-
-    def class_names(self, value: Any) -> list[str]:
-        # jep hands a java.lang.Class to Python as a PyJClass without Class's methods: Java lists them
-        return [str(n) for n in self._embedded.classNames(self.unwrap(value))]

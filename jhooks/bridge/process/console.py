@@ -1,6 +1,6 @@
 """One console for both languages when Python drives the JVM (docs/logging.md).
 
-:func:`install` (called by ``jhooks.bridge.jvm.start()``) installs ``org.jhooks.bridge.PythonConsole``:
+:func:`install` (called by ``jhooks.bridge.process.jvm.start()``) installs ``org.jhooks.bridge.PythonConsole``:
 
 - Java log records (``System.Logger`` and ``java.util.logging``, the JDK's default backend of
   ``System.Logger``) go to Python ``logging`` under the Java logger's name
@@ -24,15 +24,15 @@ from __future__ import annotations
 
 import atexit
 import logging
-import threading
-from collections.abc import Callable
+import pkgutil
 from typing import Any
 
-from jhooks.bridge import threads
+from jhooks.bridge.backend.choice import current
+from jhooks.bridge.convert.values import value_to_python
+from jhooks.bridge.process.callbacks import crossing
+from jhooks.bridge.process.state import PROCESS
 
-_lock = threading.Lock()
-_installed = False
-_original_clear_cache: Callable[[], None] | None = None
+_state = PROCESS.console
 _OFF = logging.CRITICAL + 10  # above every level a Java record maps to
 
 DEFAULT_FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
@@ -40,33 +40,31 @@ DEFAULT_FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
 
 
 class _Sink:
-    """What ``PythonConsole.Sink`` calls (from any Java thread)."""
+    """What ``PythonConsole.Sink`` calls (from any Java thread); each call is in flight for the
+    bounded exit (``callbacks.crossing``), its exceptions left as Python raised them."""
 
     def log(self, name: Any, level: int, message: Any, thrown: Any, thread: Any, millis: int) -> None:
-        outer = threads.enter("java log record")
-        try:
-            logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
-            level = int(level)
-            if not logger.isEnabledFor(level):
-                return
-            record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
-            record.created = int(millis) / 1000.0
-            record.msecs = int(millis) % 1000
-            if thread is not None:
-                record.threadName = str(thread)
-            if thrown is not None:
-                record.exc_text = str(thrown)
-            logger.handle(record)
-        finally:
-            threads.leave(outer)
+        logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
+        level = int(level)
+        if not logger.isEnabledFor(level):
+            return
+        record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
+        record.created = int(millis) / 1000.0
+        record.msecs = int(millis) % 1000
+        if thread is not None:
+            record.threadName = str(thread)
+        if thrown is not None:
+            record.exc_text = str(thrown)
+        logger.handle(record)
+
+    log = crossing(log, lambda error: error)  # its exceptions reach Java as Python raised them
 
     def create(self, spec: Any, type_: Any, args: Any) -> Any:
-        import jpype
-
-        from jhooks.bridge.launcher import resolve, to_python
-
-        obj = resolve(str(spec))(*[to_python(a) for a in (args or [])])
-        return jpype.JProxy(str(type_.getName()), inst=obj)
+        """A Python object for Java code of jhooks (``PythonConsole.create``): ``spec``
+        (``module:Name``, named by jhooks' own Java code, e.g. the progress bar's display) called
+        with ``args``, as a proxy implementing ``type_``."""
+        obj = pkgutil.resolve_name(str(spec))(*[value_to_python(a) for a in (args or [])])
+        return current().proxy(str(type_.getName()), obj)
 
 
 def lowest_enabled(logger: logging.Logger) -> int:
@@ -93,54 +91,49 @@ def levels() -> dict[str, int]:
 
 def sync_levels() -> None:
     """Sends :func:`levels` to the Java side (called after every Python level change)."""
-    import jpype
-
-    if not _installed or not jpype.isJVMStarted():
+    backend = current()
+    if not _state.installed or not backend.jvm_started():
         return
-    current = levels()
-    console = jpype.JClass("org.jhooks.bridge.PythonConsole")
-    console.setLevels(jpype.JArray(jpype.JString)(list(current)), jpype.JArray(jpype.JInt)(list(current.values())))
+    now = levels()
+    backend.jclass("org.jhooks.bridge.PythonConsole").setLevels(
+        backend.array("java.lang.String", list(now)), backend.array("int", list(now.values()))
+    )
 
 
 def install() -> None:
     """Routes Java logging to Python and installs the console (idempotent; the JVM must run)."""
-    global _installed, _original_clear_cache
-    import jpype
-
-    with _lock:
-        if _installed:
+    backend = current()
+    with _state.lock:
+        if _state.installed:
             return
-        jpype.JClass("org.jhooks.bridge.PythonConsole").install(
-            jpype.JProxy("org.jhooks.bridge.PythonConsole$Sink", inst=_Sink())
+        backend.jclass("org.jhooks.bridge.PythonConsole").install(
+            backend.proxy("org.jhooks.bridge.PythonConsole$Sink", _Sink())
         )
         manager = logging.Logger.manager
-        _original_clear_cache = manager._clear_cache  # type: ignore[attr-defined]
-        original = _original_clear_cache
+        original = _state.original_clear_cache = manager._clear_cache  # type: ignore[attr-defined]
 
         def clear_cache_and_sync() -> None:
             original()
             sync_levels()
 
         manager._clear_cache = clear_cache_and_sync  # type: ignore[attr-defined]
-        _installed = True
+        _state.installed = True
         atexit.register(uninstall)
     sync_levels()
 
 
 def uninstall() -> None:
     """Gives the JVM its own ``java.util.logging`` console handler and levels back."""
-    global _installed, _original_clear_cache
-    import jpype
-
-    with _lock:
-        if not _installed:
+    backend = current()
+    with _state.lock:
+        if not _state.installed:
             return
-        _installed = False
-        if _original_clear_cache is not None:
-            logging.Logger.manager._clear_cache = _original_clear_cache  # type: ignore[attr-defined]
-            _original_clear_cache = None
-        if jpype.isJVMStarted():
-            jpype.JClass("org.jhooks.bridge.PythonConsole").uninstall()
+        _state.installed = False
+        if _state.original_clear_cache is not None:
+            logging.Logger.manager._clear_cache = _state.original_clear_cache  # type: ignore[attr-defined]
+            _state.original_clear_cache = None
+        if backend.jvm_started():
+            backend.jclass("org.jhooks.bridge.PythonConsole").uninstall()
 
 
 def show_info_by_default() -> bool:
@@ -156,8 +149,3 @@ def show_info_by_default() -> bool:
         return False
     logging.basicConfig(level=logging.INFO, format=DEFAULT_FORMAT)
     return True
-
-
-def installed() -> bool:
-    """Whether Java logging goes to Python now."""
-    return _installed

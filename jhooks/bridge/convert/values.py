@@ -1,8 +1,9 @@
-"""Translating fetches, feeds, results, run options, run args and model instances across the bridge.
+"""Translating fetches, feeds, results, run options, run args, model instances and plain values
+across the bridge.
 
 Fetch nests: Python str / list / tuple / dict <-> Java String / ``ArrayList`` / ``LinkedHashMap``.
 A Java nest has no tuples, so results going back to Python are rebuilt in the structure of the
-Python fetches (tuples stay tuples). Array leaves cross with :mod:`jhooks.bridge.arrays` (copies).
+Python fetches (tuples stay tuples). Array leaves cross with :mod:`jhooks.bridge.convert.arrays` (copies).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any
 from jhooks.api.errors import SessionRunArgsError
 from jhooks.api.model import ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
-from jhooks.bridge import arrays
-from jhooks.bridge.backend import current as _backend
+from jhooks.bridge.backend.choice import current as _backend
+from jhooks.bridge.convert import arrays
 
 
 def _jclass(name: str) -> Any:
@@ -90,7 +91,7 @@ def feeds_to_python(feeds: Any) -> dict:
 
 def results_to_java(results: Any) -> Any:
     """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java: numeric and
-    boolean leaves as read-only views of the numpy memory (:func:`jhooks.bridge.arrays.view_to_java`,
+    boolean leaves as read-only views of the numpy memory (:func:`jhooks.bridge.convert.arrays.view_to_java`,
     valid during the receiving callback; copy to keep), strings as copies."""
     if results is None:
         return None
@@ -109,7 +110,7 @@ def results_to_java(results: Any) -> Any:
 
 def results_to_python(results: Any, fetches: Any = None, leaf: Callable[[Any], Any] = arrays.to_numpy) -> Any:
     """Java results as Python: numpy leaves (``leaf`` of each NdArray: writable copies by default;
-    a Python hook's values use :func:`jhooks.bridge.arrays.view_to_numpy`, read-only views) in the
+    a Python hook's values use :func:`jhooks.bridge.convert.arrays.view_to_numpy`, read-only views) in the
     structure of the Python ``fetches`` when given (tuples stay tuples), else Java List/Map become
     list/dict."""
     if results is None:
@@ -230,3 +231,22 @@ def model_to_java(model: ModelInstance) -> Any:
 
 def model_to_python(model: Any) -> ModelInstance:
     return ModelInstance({str(e.getKey()): str(e.getValue()) for e in model.endpoints().entrySet()})
+
+
+def value_to_python(value: Any) -> Any:
+    """A plain value from Java (a constructor argument): Strings, boxed numbers and Booleans become
+    ``str``/``int``/``float``/``bool``, NdArrays numpy copies; anything else is returned as it is."""
+    backend = _backend()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if backend.is_string(value):
+        return str(value)
+    if backend.is_instance(value, "java.lang.Boolean"):
+        return bool(value.booleanValue())
+    if any(backend.is_instance(value, f"java.lang.{c}") for c in ("Integer", "Long", "Short", "Byte")):
+        return int(value.longValue())
+    if any(backend.is_instance(value, f"java.lang.{c}") for c in ("Double", "Float")):
+        return float(value.doubleValue())
+    if arrays.is_ndarray(value):
+        return arrays.to_numpy(value)
+    return value

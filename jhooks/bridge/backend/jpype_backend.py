@@ -1,0 +1,148 @@
+"""The JPype backend: Python hosts the process and starts the JVM (docs/bridge.md, "Backends").
+
+Java exceptions are JPype's ``JException`` objects (Python exceptions that are also the Java
+objects); arrays cross through JPype's ``convertToDirectBuffer``, a ``ByteBuffer`` over numpy
+memory, so values cross in one copy (or none, for views); a proxy (``JProxy``) may be called
+from any Java thread, each call taking the GIL.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import jpype
+import jpype.nio
+import numpy as np
+
+from jhooks.bridge.backend.protocol import Backend
+
+_PRIMITIVES = {
+    "int": jpype.JInt,
+    "long": jpype.JLong,
+    "byte": jpype.JByte,
+    "short": jpype.JShort,
+    "double": jpype.JDouble,
+    "float": jpype.JFloat,
+    "boolean": jpype.JBoolean,
+}
+_BOXES = {
+    "long": "java.lang.Long",
+    "int": "java.lang.Integer",
+    "short": "java.lang.Short",
+    "byte": "java.lang.Byte",
+    "double": "java.lang.Double",
+    "float": "java.lang.Float",
+    "boolean": "java.lang.Boolean",
+}
+
+
+class JPypeBackend(Backend):
+    """:class:`~jhooks.bridge.backend.protocol.Backend` over JPype 1.7."""
+
+    name = "jpype"
+    shares_memory = True
+
+    def __init__(self) -> None:
+        self._classes: dict[str, Any] = {}
+
+    def jvm_started(self) -> bool:
+        return bool(jpype.isJVMStarted())
+
+    def start_jvm(self, options: Sequence[str], classpath: Sequence[str]) -> None:
+        # interrupt=False makes JPype 1.7 install its Java handlers for SIGINT/SIGTERM (the flag is
+        # inverted in JPypeContext.initialize): they interrupt the main thread and raise the signal
+        # in Python. With interrupt=True the JVM's own handlers call System.exit while Java
+        # threads are inside Python, which crashes the process.
+        jpype.startJVM(*options, classpath=list(classpath), convertStrings=False, interrupt=False)
+        self.adopt_jvm()
+
+    def adopt_jvm(self) -> None:
+        import jpype.imports  # noqa: F401  (enables `from org... import`; only once the JVM runs)
+
+    def add_classpath(self, path: str) -> None:
+        jpype.addClassPath(os.path.abspath(path))
+
+    def added_classpath(self) -> list[str]:
+        return [p for p in jpype.getClassPath(env=False).split(os.pathsep) if p]
+
+    def jclass(self, name: str) -> Any:
+        cls = self._classes.get(name)
+        if cls is None:
+            cls = self._classes[name] = jpype.JClass(name)
+        return cls
+
+    def class_object(self, name: str) -> Any:
+        return self.jclass(name).class_
+
+    def is_instance(self, value: Any, class_name: str) -> bool:
+        try:
+            return isinstance(value, self.jclass(class_name))
+        except TypeError:
+            return False
+
+    def is_subclass(self, cls: Any, class_name: str) -> bool:
+        return issubclass(cls, self.jclass(class_name))
+
+    def class_names(self, value: Any) -> list[str]:
+        names = []
+        c = value.getClass()
+        while c is not None:
+            names.append(str(c.getName()))
+            c = c.getSuperclass()
+        return names
+
+    def is_java_object(self, value: Any) -> bool:
+        return isinstance(value, (jpype.JObject, jpype.JException))
+
+    def jstring(self, value: str) -> Any:
+        return jpype.JString(value)
+
+    def is_string(self, value: Any) -> bool:
+        return isinstance(value, (str, jpype.JString))
+
+    def jint(self, value: int) -> Any:
+        return jpype.JInt(int(value))
+
+    def jlong(self, value: int) -> Any:
+        return jpype.JLong(int(value))
+
+    def box(self, kind: str, value: Any) -> Any:
+        return self.jclass(_BOXES[kind])(_PRIMITIVES[kind](value))
+
+    def array(self, element: str, values: Iterable[Any]) -> Any:
+        primitive = _PRIMITIVES.get(element)
+        if primitive is None:
+            return jpype.JArray(self.jclass(element))(list(values))
+        return jpype.JArray(primitive)(bytes(values) if element == "byte" else list(values))
+
+    def byte_arrays(self, items: list[bytes]) -> Any:
+        out = jpype.JArray(jpype.JArray(jpype.JByte))(len(items))
+        for i, b in enumerate(items):
+            out[i] = jpype.JArray(jpype.JByte)(b)
+        return out
+
+    def to_bytes(self, java_bytes: Any) -> bytes:
+        return bytes(java_bytes)
+
+    def direct_buffer(self, data: Any) -> Any:
+        return jpype.nio.convertToDirectBuffer(data)
+
+    def fill(self, out: np.ndarray, write: Callable[[Any], Any]) -> None:
+        write(jpype.nio.convertToDirectBuffer(out.reshape(-1).view(np.uint8)))
+
+    def proxy(self, interface: str, target: Any) -> Any:
+        return jpype.JObject(jpype.JProxy(interface, inst=target), self.jclass(interface))
+
+    def java_error(self, exc: BaseException) -> BaseException | None:
+        return exc if isinstance(exc, jpype.JException) else None
+
+    def wrap(self, throwable: Any) -> BaseException:
+        return throwable
+
+    def unwrap(self, exc: Any) -> Any:
+        return exc
+
+    def raisable(self, throwable: Any) -> BaseException:
+        return throwable

@@ -1,0 +1,107 @@
+"""Python objects named by specs (``"package.module:Name"``): the launcher's ``--hook``,
+``PythonHooks.load(spec, args...)`` and ``loadListener`` on the JVM.
+
+A spec names code that is imported and run: take specs only from a trusted source. Before
+anything is called the target must be a jhooks.Hook (or CheckpointSaverListener) subclass, or a
+factory annotated to return one (:func:`checked_target`). See docs/bridge.md, "Launcher".
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+from jhooks.bridge.backend.choice import embedded
+from jhooks.bridge.convert.values import value_to_python
+
+
+class LauncherError(RuntimeError):
+    """A ``--hook`` spec or the main class cannot be used; the message says which and why."""
+
+
+def resolve(spec: str) -> Any:
+    """The object named by ``"package.module:Name"`` (``Name`` may be dotted)."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise LauncherError(f"hook spec {spec!r} must be 'package.module:ClassName'")
+    try:
+        obj = importlib.import_module(module_name)
+    except ImportError as e:
+        missing = getattr(e, "name", None)
+        if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):
+            how = "PYTHONPATH=DIR java ..." if embedded() else "PYTHONPATH=DIR python -m jhooks java ..."
+            fix = (
+                f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH ({how}) or pip install its package"
+            )
+        else:
+            fix = "it was found, but importing it failed: fix that import (--debug shows the traceback)"
+        raise LauncherError(f"hook spec {spec!r}: cannot import {module_name!r} ({e}); {fix}") from e
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise LauncherError(f"hook spec {spec!r}: {module_name} has no {attr!r}") from None
+    return obj
+
+
+def _label(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__qualname__)}"
+
+
+def _returns(factory: Any) -> Any:
+    """The return annotation of ``factory``, resolved; None when it has none or it cannot be resolved."""
+    try:
+        return typing.get_type_hints(factory).get("return")
+    except Exception:  # an annotation naming something not importable: as if there were none
+        return None
+
+
+def checked_target(spec: str, target: Any, kind: type) -> Any:
+    """``target`` if calling it can only make a ``kind`` (jhooks.Hook or CheckpointSaverListener): a
+    ``kind`` subclass, or a factory annotated to return one (``def make(...) -> MyHook``).
+
+    A spec names code to run, so it is checked before anything is called: ``--hook os:system``
+    or ``PythonHooks.load("subprocess:call", ...)`` are refused, not run. Raises LauncherError.
+    """
+    wanted = f"jhooks.{kind.__name__}"
+    if isinstance(target, type):
+        if issubclass(target, kind):
+            return target
+        raise LauncherError(
+            f"hook spec {spec!r} names class {_label(target)}, which is not a {wanted} subclass; nothing was called"
+        )
+    returns = _returns(target) if callable(target) else None
+    if isinstance(returns, type) and issubclass(returns, kind):
+        return target
+    raise LauncherError(
+        f"hook spec {spec!r} names {_label(target)}, which is neither a {wanted} subclass nor a factory "
+        f"annotated to return one (def make(...) -> MyHook); nothing was called"
+    )
+
+
+def instantiate(spec: str, args: Sequence[Any], kind: type) -> Any:
+    """A ``kind`` made by the target of ``spec`` (:func:`checked_target`) from ``args`` (values from
+    Java, converted by ``jhooks.bridge.convert.values.value_to_python``). Raises LauncherError."""
+    factory = checked_target(spec, resolve(spec), kind)
+    values = [value_to_python(a) for a in args]
+    try:
+        inspect.signature(factory).bind(*values)
+    except TypeError as e:
+        if not values:
+            raise LauncherError(
+                f"hook spec {spec!r}: {_label(factory)} cannot be built with no arguments ({e}); a --hook class is "
+                "built with none: give its parameters defaults, or name a factory that passes them "
+                f"(def make() -> {getattr(factory, '__name__', 'MyHook')}: ...)"
+            ) from None
+        raise LauncherError(
+            f"hook spec {spec!r}: {_label(factory)} does not take {len(values)} arguments ({e})"
+        ) from None
+    except ValueError:  # no signature to inspect (a builtin): let the call say
+        pass
+    instance = factory(*values)
+    if not isinstance(instance, kind):
+        raise LauncherError(f"hook spec {spec!r} made a {type(instance).__name__}, not a jhooks.{kind.__name__}")
+    return instance

@@ -1,0 +1,101 @@
+"""SIGTERM and SIGINT in a process running Python and a JVM: a bounded exit with the conventional
+status, and no crash (docs/bridge.md, "Threads").
+
+The JVM's signal handlers (JPype's, installed by ``jhooks.bridge.process.jvm.start``) receive both
+signals: they interrupt the main thread's Java call and raise the signal in Python.
+:func:`install_handlers` (before the JVM starts) gives Python handlers where the program has none of
+its own: SIGTERM ends the program with ``SystemExit(143)``, SIGINT with ``KeyboardInterrupt`` (exit
+status 130). The exception is raised in the program's own code, never inside a hook callback that
+Java is running on the main thread (raising there would tear the hook's cleanup, e.g. a checkpoint
+writer's lock): the signal is then delivered again once that callback returns, so it reaches the
+program when Java hands control back. The exit guard (:mod:`jhooks.bridge.process.exit_guard`)
+bounds its wait for callbacks in flight by the signal's deadline, and the watchdog
+(:mod:`jhooks.bridge.process.watchdog`) ends a process that did not end by then. A program with its
+own handler for a signal keeps it, and that signal has no watchdog.
+"""
+
+from __future__ import annotations
+
+import _thread
+import logging
+import os
+import signal
+import threading
+import time
+
+from jhooks.bridge.process.ending import record_exit
+from jhooks.bridge.process.state import PROCESS
+
+log = logging.getLogger(__name__)
+
+SIGNAL_EXIT_ENV = "JHOOKS_SIGNAL_EXIT_SECS"
+DEFAULT_SIGNAL_EXIT_SECS = 8.0
+
+_state = PROCESS.signals
+
+
+def exit_seconds() -> float:
+    """How long after a signal the process may take to end (``JHOOKS_SIGNAL_EXIT_SECS``, default 8)."""
+    try:
+        return float(os.environ.get(SIGNAL_EXIT_ENV, DEFAULT_SIGNAL_EXIT_SECS))
+    except ValueError:
+        log.warning(
+            "%s=%r is not a number; using %s", SIGNAL_EXIT_ENV, os.environ[SIGNAL_EXIT_ENV], DEFAULT_SIGNAL_EXIT_SECS
+        )
+        return DEFAULT_SIGNAL_EXIT_SECS
+
+
+def deadline() -> float | None:
+    """The monotonic time by which a signalled process must have ended; None without a signal."""
+    at = _state.signalled_at
+    return None if at is None else at + exit_seconds()
+
+
+def received(signum: int) -> None:
+    """Records the first handled signal (``signum``) and when it arrived; later ones change nothing."""
+    if _state.signalled_at is None:
+        _state.signalled_at = time.monotonic()
+        _state.signum = signum
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    received(signum)
+    if threading.get_ident() in PROCESS.callbacks.in_flight:  # inside a callback Java runs: not here (module doc)
+        _state.deferred = True
+        return
+    ending = exit_exception()
+    assert ending is not None  # _received set the signal
+    raise ending
+
+
+def redeliver() -> None:
+    """Delivers a deferred signal again; called when the outermost Java-run callback on the main
+    thread returns, so the program gets it once Java hands control back."""
+    if _state.deferred and _state.signum is not None:
+        _state.deferred = False
+        _thread.interrupt_main(signal.Signals(_state.signum))
+
+
+def exit_exception() -> BaseException | None:
+    """What the first handled signal raises in Python: ``KeyboardInterrupt`` for SIGINT,
+    ``SystemExit(143)`` for SIGTERM (its status recorded for the exit guard); None before one."""
+    signum = _state.signum
+    if signum is None:
+        return None
+    if signum == signal.SIGINT:
+        return KeyboardInterrupt()
+    record_exit(128 + signum)
+    return SystemExit(128 + signum)
+
+
+def install_handlers() -> None:
+    """Handles SIGTERM (``SystemExit(143)``) and SIGINT (``KeyboardInterrupt``) where the program
+    left Python's defaults; call on the main thread before the JVM starts. Elsewhere it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _on_signal)
+        _state.handled.add(signal.SIGTERM)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_signal)
+        _state.handled.add(signal.SIGINT)
