@@ -51,11 +51,6 @@ def load(name: str) -> dict[str, Any]:
     return _read(f"scenarios/{name}.json")
 
 
-def load_all() -> Iterator[dict[str, Any]]:
-    for name in names():
-        yield load(name)
-
-
 def validate(scenario: dict[str, Any]) -> list[str]:
     """Schema violations as readable strings (empty when valid)."""
     import jsonschema

@@ -194,7 +194,7 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (a test's or CI's timeout) ends the tasks too: the finally block below runs.
-        def terminated(signum: int, frame: Any) -> None:
+        def terminated(_signum: int, _frame: Any) -> None:
             raise ClusterDemoError("terminated (SIGTERM); every task was ended")
 
         previous = signal.signal(signal.SIGTERM, terminated)

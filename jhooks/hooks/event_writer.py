@@ -16,8 +16,6 @@ import time
 from tensorboard.compat.proto import event_pb2, summary_pb2
 from tensorboard.summary.writer.event_file_writer import EventFileWriter
 
-SESSION_LOG_START = event_pb2.SessionLog.START
-
 
 class EventWriter:
     """Appends summaries and session logs at a global step to one event file in ``logdir``.

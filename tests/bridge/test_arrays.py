@@ -91,7 +91,7 @@ def test_bfloat16_crosses_as_tensorflow_javas_bfloat16_layout():
     a = np.array([0.1, 3.0e38, -(2.0**-20)], dtype=ml_dtypes.bfloat16)
     nd = to_java(a)
     assert [float(at(nd, i)) for i in range(3)] == [float(v) for v in a]
-    with jpype.JClass("org.jhooks.tf.Values").tensorOf(nd) as tensor:
+    with jpype.JClass("org.jhooks.tf.TensorValues").tensorOf(nd) as tensor:
         assert str(tensor.dataType()) == "DT_BFLOAT16"
     back = to_numpy(nd)
     assert back.dtype == ml_dtypes.bfloat16 and back.tobytes() == a.tobytes()

@@ -122,8 +122,8 @@ def test_byte_strings_with_nul_and_non_utf8_cross_intact_both_ways():
 
 
 def test_string_tensors_reach_python_hooks_on_the_jvm_as_the_stored_bytes():
-    # The JVM driver's heap copy of a string tensor (org.jhooks.tf.Values.copyOf), as a Python hook gets it.
-    values = jpype.JClass("org.jhooks.tf.Values")
+    # The JVM driver's heap copy of a string tensor (org.jhooks.tf.TensorValues.copyOf), as a Python hook gets it.
+    values = jpype.JClass("org.jhooks.tf.TensorValues")
     data_type = jpype.JClass("org.tensorflow.proto.DataType")
     tensor = values.tensorOf(data_type.DT_STRING, to_java(np.array(WEIRD, dtype=object)))
     try:
@@ -139,7 +139,7 @@ def test_a_serialized_summary_fetched_from_the_jvm_parses():
 
     summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag="loss", simple_value=0.25)])
     data = summary.SerializeToString()
-    values = jpype.JClass("org.jhooks.tf.Values")
+    values = jpype.JClass("org.jhooks.tf.TensorValues")
     string = jpype.JClass("org.tensorflow.proto.DataType").DT_STRING
     tensor = values.tensorOf(string, to_java(np.array(data, dtype=object)))
     try:

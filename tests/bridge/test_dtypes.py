@@ -196,7 +196,7 @@ def grid(name):
 
 @pytest.mark.parametrize("source", [*NUMERIC, "bool"])
 def test_the_java_conversion_table_is_numpys_astype_for_every_pair(source):
-    Arrays = jpype.JClass("org.jhooks.bridge.Arrays")
+    Arrays = jpype.JClass("org.jhooks.bridge.NumpyArrays")
     src = grid(source)
     wrong = []
     for target in [*NUMERIC, "bool"]:

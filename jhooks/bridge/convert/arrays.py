@@ -52,7 +52,7 @@ def _jclass(name: str) -> Any:
 
 
 def _bridge_arrays():
-    return _jclass("org.jhooks.bridge.Arrays")
+    return _jclass("org.jhooks.bridge.NumpyArrays")
 
 
 def _shape(shape) -> Any:
@@ -132,14 +132,14 @@ def view_to_java(value: Any) -> Any:
     a = value if type(value) is np.ndarray else np.asarray(value)
     small = _native_names().get(a.dtype)
     if small is not None and 0 < a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:
-        # small, native byte order: one call with a copy (org.jhooks.bridge.Arrays.unpacked)
+        # small, native byte order: one call with a copy (org.jhooks.bridge.NumpyArrays.unpacked)
         return _bridge_arrays().unpacked(_header(small, a.shape) + a.tobytes())
     if a.dtype.kind in "OSU" or a.size == 0 or not _backend().shares_memory:
         return to_java(a)
     name = a.dtype.name
     if name not in DTYPES:
         raise TypeError(f"a numpy {a.dtype} array cannot cross to Java; jhooks supports {list(DTYPES)} and strings")
-    if a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:  # small: one call, a copy (Arrays.unpacked)
+    if a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:  # small: one call, a copy (NumpyArrays.unpacked)
         return _bridge_arrays().unpacked(_packed(a, name))
     native = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
     # A ctypes array over the memory, not the numpy array, goes to JPype: JPype would keep what it
@@ -169,12 +169,12 @@ def dtype_of(array: Any) -> str:
 
 
 # Values of at most this many bytes cross packed in one byte[] with their dtype and shape
-# (org.jhooks.bridge.Arrays.packed/unpacked): one call instead of one each for dtype, shape and the
+# (org.jhooks.bridge.NumpyArrays.packed/unpacked): one call instead of one each for dtype, shape and the
 # values; a small value handed to a Java hook is then a read-only copy, not a view.
 PACKED_MAX_BYTES = 1024
 
 
-_headers: dict = {}  # (dtype name, shape) -> the header of org.jhooks.bridge.Arrays.packed's layout
+_headers: dict = {}  # (dtype name, shape) -> the header of org.jhooks.bridge.NumpyArrays.packed's layout
 
 
 _names: dict[np.dtype, str] = {}
@@ -188,7 +188,7 @@ def _native_names() -> dict[np.dtype, str]:
 
 
 def _header(name: str, shape: tuple) -> bytes:
-    """The header of ``org.jhooks.bridge.Arrays.packed``'s layout for ``name`` and ``shape``."""
+    """The header of ``org.jhooks.bridge.NumpyArrays.packed``'s layout for ``name`` and ``shape``."""
     key = (name, shape)
     header = _headers.get(key)
     if header is None:
@@ -202,12 +202,12 @@ def _header(name: str, shape: tuple) -> bytes:
 
 
 def _packed(a: np.ndarray, name: str) -> bytes:
-    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.Arrays.packed``."""
+    """``a`` (at most PACKED_MAX_BYTES) in the layout of ``org.jhooks.bridge.NumpyArrays.packed``."""
     return _header(name, a.shape) + np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
 
 
 def _unpacked(packed: bytes) -> np.ndarray:
-    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed``."""
+    """The read-only array ``org.jhooks.bridge.NumpyArrays.packed`` packed into ``packed``."""
     n = packed[1]
     name = packed[2 : 2 + n].decode("ascii")
     rank = packed[2 + n]
@@ -218,7 +218,7 @@ def _unpacked(packed: bytes) -> np.ndarray:
 
 
 def from_packed(packed: bytes) -> np.ndarray:
-    """The read-only array ``org.jhooks.bridge.Arrays.packed`` packed into ``packed`` (the JVM
+    """The read-only array ``org.jhooks.bridge.NumpyArrays.packed`` packed into ``packed`` (the JVM
     driver sends a Python hook's one small result so: no call back into Java)."""
     return _unpacked(packed)
 

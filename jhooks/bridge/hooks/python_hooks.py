@@ -202,7 +202,7 @@ class _HookProxy:
 
     @python_errors
     def afterSessionRunPacked(self, packedResults: Any) -> None:
-        """One small array of results, packed by org.jhooks.bridge.Arrays.packed (no options, no
+        """One small array of results, packed by org.jhooks.bridge.NumpyArrays.packed (no options, no
         metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
         view = _context_view(_current[get_ident()])
         results = arrays.from_packed(self._to_bytes(packedResults))

@@ -88,7 +88,7 @@ public class RecordingHook implements Hook {
       StringBuilder values = new StringBuilder();
       a.scalars()
           .forEach(s -> values.append(values.length() == 0 ? "" : ",").append(s.getObject()));
-      return org.jhooks.bridge.Arrays.dtype(a)
+      return org.jhooks.bridge.NumpyArrays.dtype(a)
           + java.util.Arrays.toString(a.shape().asArray())
           + "="
           + values;

@@ -15,8 +15,8 @@ import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
-import org.jhooks.bridge.Arrays;
 import org.jhooks.bridge.EmbeddedPython;
+import org.jhooks.bridge.NumpyArrays;
 import org.jhooks.bridge.PythonException;
 import org.jhooks.ndarray.DType;
 import org.jhooks.ndarray.DirectValues;
@@ -169,7 +169,7 @@ public final class JepChecks {
   private static NdArray<?> array(String dtype, long[] shape, byte[] bytes) {
     ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(ByteOrder.nativeOrder());
     buffer.put(bytes).flip();
-    return Arrays.fromBuffer(buffer, dtype, shape);
+    return NumpyArrays.fromBuffer(buffer, dtype, shape);
   }
 
   /**
@@ -182,17 +182,17 @@ public final class JepChecks {
     Map<String, NdArray<?>> feeds = hook.beforeSessionRun(context).feeds();
     for (Map.Entry<String, NdArray<?>> e : feeds.entrySet()) {
       NdArray<?> a = e.getValue();
-      String dtype = Arrays.dtype(a);
+      String dtype = NumpyArrays.dtype(a);
       StringBuilder hex = new StringBuilder();
       if (dtype.equals("string")) {
-        for (byte[] s : Arrays.toStrings(a)) {
+        for (byte[] s : NumpyArrays.toStrings(a)) {
           hex.append(HexFormat.of().formatHex(s)).append(',');
         }
       } else {
         ByteBuffer bytes =
             ByteBuffer.allocate(Math.toIntExact(a.size() * DType.ofNumpy(dtype).itemSize()))
                 .order(ByteOrder.nativeOrder());
-        Arrays.copyToBuffer(a, bytes);
+        NumpyArrays.copyToBuffer(a, bytes);
         hex.append(HexFormat.of().formatHex(bytes.array()));
       }
       say(
@@ -201,7 +201,7 @@ public final class JepChecks {
               + "="
               + dtype
               + " "
-              + java.util.Arrays.toString(Arrays.shape(a))
+              + java.util.Arrays.toString(NumpyArrays.shape(a))
               + " "
               + hex);
     }
@@ -231,7 +231,7 @@ public final class JepChecks {
     results.put("b", array("bool", new long[] {2}, new byte[] {1, 0}));
     results.put(
         "s",
-        Arrays.fromStrings(
+        NumpyArrays.fromStrings(
             new byte[][] {"héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]},
             new long[] {2}));
     FloatNdArray big;
@@ -239,7 +239,7 @@ public final class JepChecks {
       t.setFloat(3.5f, 0, 0);
       big = (FloatNdArray) DirectValues.copyOf(DType.FLOAT32, t);
     }
-    say("bigDirect=" + (Arrays.directBytes(big) != null));
+    say("bigDirect=" + (NumpyArrays.directBytes(big) != null));
     results.put("big", big);
     hook.afterSessionRun(context, new SessionRunValues(results, null, null));
     big.setFloat(-1f, 0, 0);

@@ -93,7 +93,7 @@ public final class HookSetOverhead implements AutoCloseable {
     }
   }
 
-  private static long sink;
+  private static long sink; // NOPMD: written only, so the JIT cannot drop the reads
 
   private void bareStep() {
     Session.Runner runner = bare.runner().addTarget(target);

@@ -86,7 +86,7 @@ public final class PackedRun {
           return null;
         }
         try {
-          each[i] = Arrays.packed((NdArray<?>) v.results(), MAX_PACKED_BYTES);
+          each[i] = NumpyArrays.packed((NdArray<?>) v.results(), MAX_PACKED_BYTES);
         } catch (IllegalArgumentException e) {
           return null; // a dtype jhooks does not move: the unpacked path reports it
         }
@@ -118,7 +118,7 @@ public final class PackedRun {
       int length = in.getInt();
       if (length != NO_RESULTS) {
         int at = in.position();
-        out[i] = Arrays.unpacked(java.util.Arrays.copyOfRange(packed, at, at + length));
+        out[i] = NumpyArrays.unpacked(java.util.Arrays.copyOfRange(packed, at, at + length));
         in.position(at + length);
       }
     }

@@ -18,10 +18,6 @@ public final class PythonCheckpointSaverListener implements CheckpointSaverListe
     this.pythonName = pythonName;
   }
 
-  public String pythonName() {
-    return pythonName;
-  }
-
   @Override
   public void begin() {
     delegate.begin();

@@ -38,8 +38,8 @@ public interface PythonHookTarget {
 
   /**
    * {@link #afterSessionRunSameContext} when the results are one small array and there are no
-   * options nor metadata: the array packed by {@link Arrays#packed} ({@link RunContextIds#after}),
-   * so Python reads the values without calling back into Java.
+   * options nor metadata: the array packed by {@link NumpyArrays#packed} ({@link
+   * RunContextIds#after}), so Python reads the values without calling back into Java.
    */
   void afterSessionRunPacked(byte[] packedResults);
 

@@ -69,11 +69,6 @@ public final class PythonModelDependentHook extends ModelDependentHook
     return hook.batchFactory();
   }
 
-  /** The Python hook's {@code module.Class}. */
-  public String pythonName() {
-    return hook.pythonName();
-  }
-
   @Override
   public void begin() {
     hook.begin();

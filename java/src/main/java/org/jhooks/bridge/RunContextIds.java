@@ -95,13 +95,15 @@ public final class RunContextIds {
     sent[0] = id;
   }
 
-  /** Values of at most this many bytes cross packed ({@code jhooks.bridge.convert.arrays}' twin). */
+  /**
+   * Values of at most this many bytes cross packed ({@code jhooks.bridge.convert.arrays}' twin).
+   */
   static final int PACKED_MAX_BYTES = 1024;
 
   /**
-   * The results of {@code values} packed by {@link Arrays#packed} when they are one small numeric
-   * array and there are no options nor metadata, else null (also for a dtype jhooks does not move:
-   * the unpacked path then reports it as before).
+   * The results of {@code values} packed by {@link NumpyArrays#packed} when they are one small
+   * numeric array and there are no options nor metadata, else null (also for a dtype jhooks does
+   * not move: the unpacked path then reports it as before).
    */
   static byte[] packed(SessionRunValues values) {
     if (values.options() != null
@@ -110,7 +112,7 @@ public final class RunContextIds {
       return null;
     }
     try {
-      return Arrays.packed((NdArray<?>) values.results(), PACKED_MAX_BYTES);
+      return NumpyArrays.packed((NdArray<?>) values.results(), PACKED_MAX_BYTES);
     } catch (IllegalArgumentException e) {
       return null;
     }

@@ -22,7 +22,7 @@ import org.tensorflow.types.family.TType;
  * Session.restore}. The graph is rebuilt only when the variable names or dtypes change. Use from
  * one thread at a time; {@link #close()} releases the native graph and session. Twin of {@code
  * jhooks.checkpoint.snapshot_writer.SnapshotWriter}, which takes numpy arrays; this one takes
- * tensors (the callers convert with {@code org.jhooks.tf.Values}, a layer above this one).
+ * tensors (the callers convert with {@code org.jhooks.tf.TensorValues}, a layer above this one).
  */
 public final class SnapshotWriter implements AutoCloseable {
   private Graph graph;

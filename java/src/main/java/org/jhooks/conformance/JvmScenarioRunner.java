@@ -318,7 +318,7 @@ public final class JvmScenarioRunner {
         s.restore(prefix.toString());
         for (String v : List.of("global_step", "counter")) {
           try (org.tensorflow.Result r = s.runner().fetch(v).run()) {
-            out.add(v, Values.toJson(org.jhooks.tf.Values.copyOf(r.get(0))));
+            out.add(v, Values.toJson(org.jhooks.tf.TensorValues.copyOf(r.get(0))));
           }
         }
       }

@@ -21,7 +21,7 @@ import org.jhooks.HookException;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.Checkpoints;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -212,7 +212,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   public synchronized void beforeSave(Session session, long globalStep) {
     NdArray<?> value = (NdArray<?>) session.run(metric);
     Object number = value.size() == 1 ? value.scalars().iterator().next().getObject() : null;
-    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    Double asDouble = TensorValues.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
     if (!(number instanceof Number) || asDouble == null) {
       throw new IllegalArgumentException(
           NAME

@@ -21,7 +21,7 @@ import org.jhooks.checkpoint.CheckpointKeeper;
 import org.jhooks.checkpoint.CheckpointSaveException;
 import org.jhooks.checkpoint.CheckpointStateException;
 import org.jhooks.checkpoint.SnapshotWriter;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 
@@ -45,8 +45,8 @@ import org.tensorflow.ndarray.NdArray;
 abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final String name;
   final System.Logger log;
-  final String checkpointDir;
-  final String checkpointBasename;
+  private final String checkpointDir;
+  private final String checkpointBasename;
   final Saver saver;
   final List<CheckpointSaverListener> listeners;
   final SecondOrStepTimer timer;
@@ -329,7 +329,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     try {
       for (Map.Entry<String, NdArray<?>> e : values.entrySet()) {
         try {
-          tensors.put(e.getKey(), Values.tensorOf(e.getValue()));
+          tensors.put(e.getKey(), TensorValues.tensorOf(e.getValue()));
         } catch (IllegalArgumentException x) {
           throw new IllegalArgumentException(
               "cannot write variable '" + e.getKey() + "': " + x.getMessage(), x);

@@ -56,7 +56,7 @@ public final class LoggingTensorHook implements Hook {
     if (everyNIter != null && everyNIter <= 0) {
       throw new IllegalArgumentException("invalid every_n_iter=" + everyNIter + ".");
     }
-    this.tensors = TensorValues.tagged(tensors, "LoggingTensorHook");
+    this.tensors = TaggedTensors.tagged(tensors, "LoggingTensorHook");
     this.timer =
         onlyAtEnd
             ? null
@@ -115,7 +115,7 @@ public final class LoggingTensorHook implements Hook {
     } else {
       List<String> stats = new ArrayList<>();
       for (String tag : tensors.keySet()) {
-        stats.add(tag + " = " + TensorValues.format(values.get(tag)));
+        stats.add(tag + " = " + TaggedTensors.format(values.get(tag)));
       }
       line = String.join(", ", stats);
       if (elapsed != null) {

@@ -81,7 +81,7 @@ public final class ProgressBarHook implements Hook {
     }
     this.lastStep = lastStep;
     this.tensors =
-        tensors == null ? new LinkedHashMap<>() : TensorValues.tagged(tensors, "ProgressBarHook");
+        tensors == null ? new LinkedHashMap<>() : TaggedTensors.tagged(tensors, "ProgressBarHook");
     this.everyNIter = n;
     this.stream = stream;
   }
@@ -134,7 +134,7 @@ public final class ProgressBarHook implements Hook {
         text.append(text.length() == 0 ? "" : ", ")
             .append(e.getKey())
             .append('=')
-            .append(TensorValues.format(values.get(e.getKey())));
+            .append(TaggedTensors.format(values.get(e.getKey())));
       }
       postfix = text.toString();
     }

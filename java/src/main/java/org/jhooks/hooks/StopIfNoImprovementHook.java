@@ -7,7 +7,7 @@ import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -156,7 +156,7 @@ public final class StopIfNoImprovementHook implements Hook {
 
   private double scalar(NdArray<?> value) {
     Object v = value.size() == 1 ? value.getObject(new long[value.rank()]) : null;
-    Double asDouble = Values.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
+    Double asDouble = TensorValues.scalarAsDouble(value); // a uint8 240 is 240, not the byte's -16
     if (v instanceof Number && asDouble != null) {
       return asDouble;
     }

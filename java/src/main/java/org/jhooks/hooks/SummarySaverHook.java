@@ -12,7 +12,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.proto.SessionLog;
 
@@ -124,7 +124,7 @@ public final class SummarySaverHook implements Hook {
       org.tensorflow.proto.Summary.Builder s = org.tensorflow.proto.Summary.newBuilder();
       for (Map.Entry<?, ?> e : ((Map<?, ?>) summaries).entrySet()) {
         Object v = ((NdArray<?>) e.getValue()).getObject();
-        Double number = Values.scalarAsDouble((NdArray<?>) e.getValue()); // uint8 240 is 240
+        Double number = TensorValues.scalarAsDouble((NdArray<?>) e.getValue()); // uint8 240 is 240
         if (!(v instanceof Number) || number == null) {
           throw new HookException(
               "SummarySaverHook",

@@ -147,7 +147,7 @@ public enum DType {
 
   /**
    * The dtype a heap array holds: its tag, else its family's default (see the class doc). A
-   * tensor's own {@code dataType()} says more; {@code org.jhooks.tf.Values.dtypeOf} asks it.
+   * tensor's own {@code dataType()} says more; {@code org.jhooks.tf.TensorValues.dtypeOf} asks it.
    *
    * @throws IllegalArgumentException an array of objects other than String or byte[]
    */
@@ -179,38 +179,6 @@ public enum DType {
         "an NdArray of "
             + first.getClass().getName()
             + " has no dtype; use a numeric, boolean or String NdArray");
-  }
-
-  /** Whether {@code array} is of this dtype's heap family ({@code FloatNdArray} for float16...). */
-  public boolean holds(NdArray<?> array) {
-    switch (this) {
-      case FLOAT16:
-      case BFLOAT16:
-      case FLOAT32:
-        return array instanceof FloatNdArray;
-      case FLOAT64:
-        return array instanceof DoubleNdArray;
-      case INT8:
-      case UINT8:
-        return array instanceof ByteNdArray;
-      case INT16:
-      case UINT16:
-        return array instanceof ShortNdArray;
-      case INT32:
-        return array instanceof IntNdArray;
-      case INT64:
-        return array instanceof LongNdArray;
-      case BOOL:
-        return array instanceof BooleanNdArray;
-      default:
-        return !(array instanceof FloatNdArray
-            || array instanceof DoubleNdArray
-            || array instanceof ByteNdArray
-            || array instanceof ShortNdArray
-            || array instanceof IntNdArray
-            || array instanceof LongNdArray
-            || array instanceof BooleanNdArray);
-    }
   }
 
   /** {@code array}, recorded as holding this dtype (when its family default is another one). */
@@ -331,7 +299,7 @@ public enum DType {
    * A read-only array of this dtype over {@code src} itself, not a copy: C-order elements in native
    * byte order, exactly {@code shape.size()} of them. It reads whatever {@code src} holds, so it is
    * valid only as long as the memory behind {@code src} is (see {@code
-   * org.jhooks.bridge.Arrays#view}); writes throw {@link java.nio.ReadOnlyBufferException}.
+   * org.jhooks.bridge.NumpyArrays#view}); writes throw {@link java.nio.ReadOnlyBufferException}.
    *
    * @throws IllegalArgumentException a string dtype, or a buffer of the wrong size
    */

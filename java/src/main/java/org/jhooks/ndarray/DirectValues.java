@@ -81,14 +81,6 @@ public final class DirectValues {
     }
   }
 
-  /** Bytes of values handed out that may still be read (not yet known to be unreachable). */
-  public static long outstandingBytes() {
-    synchronized (BUFFERS) {
-      expunge();
-      return outstanding;
-    }
-  }
-
   /**
    * How many collections this class has asked the JVM for ({@code System.gc()}) since the JVM
    * started.

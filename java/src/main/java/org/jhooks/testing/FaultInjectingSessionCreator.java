@@ -1,7 +1,6 @@
 package org.jhooks.testing;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jhooks.RunOptions;
@@ -67,11 +66,6 @@ public final class FaultInjectingSessionCreator implements SessionCreator {
   /** Sessions created so far. */
   public int sessionCount() {
     return sessions.get();
-  }
-
-  /** Which run numbers are set to fail. */
-  public Set<Integer> failingRuns() {
-    return faults.keySet();
   }
 
   @Override

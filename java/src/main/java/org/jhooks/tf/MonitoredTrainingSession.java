@@ -4,28 +4,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Hook;
 import org.jhooks.ModelInstance;
-import org.jhooks.hooks.CheckpointSaverHook;
-import org.jhooks.hooks.StepCounterHook;
-import org.jhooks.hooks.SummarySaverHook;
 import org.tensorflow.Graph;
 import org.tensorflow.proto.ConfigProto;
 
 /**
  * Builds a {@link MonitoredSession} for training, like TensorFlow's {@code
  * tf.compat.v1.train.MonitoredTrainingSession}: on the chief the hooks are the chief-only hooks,
- * then TensorFlow's default hooks built from the standard hooks, in TensorFlow's order: a {@link
- * StepCounterHook} when {@code logStepCountSteps > 0} (writing {@code global_step/sec} to the
- * summary dir, if any), a {@link SummarySaverHook} when a summary op is given (TensorFlow takes it
- * from the graph's summary collection, which tensorflow-java lacks), a {@link CheckpointSaverHook}
- * when a checkpoint dir is given; then the user's hooks. On a non-chief only the user's hooks run;
- * chief-only hooks and default hooks get no callbacks at all. Sessions restore the latest
- * checkpoint of the checkpoint dir, else initialize. With {@link Builder#master} the sessions run
- * on a TensorFlow server ({@code grpc://host:port}), for between-graph training on a {@link
- * Cluster}: there a non-chief's sessions never initialize but wait for the chief ({@link
+ * then TensorFlow's default hooks built from the standard hooks ({@link DefaultHooks}), in
+ * TensorFlow's order: a step counter when {@code logStepCountSteps > 0} (writing {@code
+ * global_step/sec} to the summary dir, if any), a summary saver when a summary op is given
+ * (TensorFlow takes it from the graph's summary collection, which tensorflow-java lacks), a
+ * checkpoint saver when a checkpoint dir is given; then the user's hooks. On a non-chief only the
+ * user's hooks run; chief-only hooks and default hooks get no callbacks at all. Sessions restore
+ * the latest checkpoint of the checkpoint dir, else initialize. With {@link Builder#master} the
+ * sessions run on a TensorFlow server ({@code grpc://host:port}), for between-graph training on a
+ * {@link Cluster}: there a non-chief's sessions never initialize but wait for the chief ({@link
  * WorkerSessionCreator}); see {@code docs/distributed.md}. See {@code docs/contract.md}, "Monitored
  * training session", and {@code docs/jvm-driver.md}.
  */
@@ -61,6 +60,7 @@ public final class MonitoredTrainingSession {
     private ConfigProto config;
     private double recoveryWaitSecs = 30;
     private double maxWaitSecs = 7200;
+    private DefaultHooks defaultHooks;
 
     private Builder(Graph graph) {
       this.graph = Objects.requireNonNull(graph, "graph");
@@ -133,6 +133,19 @@ public final class MonitoredTrainingSession {
     }
 
     /**
+     * Who makes TensorFlow's default hooks; by default the {@link DefaultHooks} service of the
+     * class path, which the jhooks jar provides ({@code org.jhooks.hooks.StandardDefaultHooks}: the
+     * standard {@code StepCounterHook}, {@code SummarySaverHook} and {@code CheckpointSaverHook}).
+     * Give {@code new StandardDefaultHooks()} here when a repackaged jar lost the service file, or
+     * your own to change how the default hooks are made (which of them run stays TensorFlow's
+     * rule).
+     */
+    public Builder defaultHooks(DefaultHooks factory) {
+      this.defaultHooks = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
      * Whether this task is the chief (default true). Only the chief runs the chief-only hooks and
      * TensorFlow's default hooks; on a cluster ({@link #master}) only the chief initializes or
      * restores the model, and a non-chief's session waits for that ({@link #workerWait}).
@@ -148,7 +161,6 @@ public final class MonitoredTrainingSession {
       return this;
     }
 
-    /** Save every this many global steps (replaces the 600 s default). */
     /**
      * Ops run after every restore or initialization of the default session creator (TensorFlow's
      * {@code Scaffold.local_init_op}); name a dataset iterator's {@code MakeIterator} here, since a
@@ -159,6 +171,7 @@ public final class MonitoredTrainingSession {
       return this;
     }
 
+    /** Save every this many global steps (replaces the 600 s default). */
     public Builder saveCheckpointSteps(int steps) {
       this.saveCheckpointSteps = steps;
       return this;
@@ -198,7 +211,7 @@ public final class MonitoredTrainingSession {
 
     /**
      * The summary to save every {@code saveSummariesSteps} (default 100) steps: a serialized {@code
-     * Summary} tensor name or a map tag to scalar tensor name ({@link SummarySaverHook}'s {@code
+     * Summary} tensor name or a map tag to scalar tensor name ({@code SummarySaverHook}'s {@code
      * summaryOp}). Without it no summary saver runs.
      */
     public Builder summaryOp(Object op) {
@@ -251,31 +264,39 @@ public final class MonitoredTrainingSession {
         Path events = summaryDirSet ? summaryDir : checkpointDir;
         String eventDir = events == null ? null : events.toString();
         if (logStepCountSteps > 0) {
-          all.add(new StepCounterHook(logStepCountSteps, null, eventDir, null));
+          all.add(defaults().stepCounter(logStepCountSteps, eventDir));
         }
         if (summaryOp != null && eventDir != null) {
           Integer steps = saveSummariesSecs != null ? null : saveSummariesSteps;
           if (steps == null && saveSummariesSecs == null) {
             steps = 100;
           }
-          all.add(new SummarySaverHook(steps, saveSummariesSecs, eventDir, null, null, summaryOp));
+          all.add(defaults().summarySaver(steps, saveSummariesSecs, eventDir, summaryOp));
         }
         if (checkpointDir != null) {
           int steps = saveCheckpointSteps == null ? 0 : saveCheckpointSteps;
           double secs = saveCheckpointSecs != null ? saveCheckpointSecs : (steps > 0 ? 0 : 600);
           if (steps > 0 || secs > 0) {
-            var saver = CheckpointSaverHook.builder(checkpointDir.toString()).maxToKeep(maxToKeep);
-            if (secs > 0) {
-              saver.saveSecs(secs);
-            } else {
-              saver.saveSteps(steps);
-            }
-            all.add(saver.listeners(new ArrayList<>(listeners)).build());
+            all.add(
+                defaults()
+                    .checkpointSaver(
+                        checkpointDir.toString(),
+                        secs > 0 ? null : steps,
+                        secs > 0 ? secs : null,
+                        maxToKeep,
+                        new ArrayList<>(listeners)));
           }
         }
       }
       all.addAll(hooks);
       return all;
+    }
+
+    private DefaultHooks defaults() {
+      if (defaultHooks == null) {
+        defaultHooks = serviceDefaultHooks();
+      }
+      return defaultHooks;
     }
 
     private SessionCreator defaultSessionCreator() {
@@ -298,5 +319,25 @@ public final class MonitoredTrainingSession {
       }
       return b.build();
     }
+  }
+
+  /**
+   * The one {@link DefaultHooks} service of the class path (the jhooks jar's {@code
+   * org.jhooks.hooks.StandardDefaultHooks}).
+   *
+   * @throws IllegalStateException none, or more than one, is registered
+   */
+  private static DefaultHooks serviceDefaultHooks() {
+    List<DefaultHooks> found = new ArrayList<>();
+    ServiceLoader.load(DefaultHooks.class, DefaultHooks.class.getClassLoader()).forEach(found::add);
+    if (found.size() != 1) {
+      throw new IllegalStateException(
+          "MonitoredTrainingSession: expected one org.jhooks.tf.DefaultHooks service on the class"
+              + " path (META-INF/services/org.jhooks.tf.DefaultHooks of the jhooks jar), found "
+              + found.stream().map(h -> h.getClass().getName()).collect(Collectors.toList())
+              + "; choose one with"
+              + " builder.defaultHooks(new org.jhooks.hooks.StandardDefaultHooks())");
+    }
+    return found.get(0);
   }
 }

@@ -48,7 +48,7 @@ public final class TargetSessions {
               + "': expected \"\" or grpc://host:port (TensorFlow has no other session factory)");
     }
     TF_Session handle;
-    try (PointerScope scope = new PointerScope()) {
+    try (PointerScope scope = new PointerScope()) { // NOPMD: frees the pointers made in the block
       TF_Status status = TF_Status.newStatus();
       TF_SessionOptions options = TF_SessionOptions.newSessionOptions();
       tensorflow.TF_SetTarget(options, target);

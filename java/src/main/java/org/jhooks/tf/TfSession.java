@@ -147,7 +147,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       Output<?> output = outputOrThrow(name, "fetched");
       String problem = fetchProblem(name);
       if (problem != null) {
-        throw refused(name, "tensor '" + name + "' (fetched): " + problem);
+        throw refused("tensor '" + name + "' (fetched): " + problem);
       }
       fetchOutputs.add(output);
     }
@@ -171,13 +171,13 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
         Output<?> endpoint = outputOrThrow(feed.getKey(), "fed");
         String problem = feedProblem(endpoint, feed.getValue());
         if (problem != null) {
-          throw refused(feed.getKey(), "feed '" + feed.getKey() + "': " + problem);
+          throw refused("feed '" + feed.getKey() + "': " + problem);
         }
         Tensor tensor;
-        if (Values.isTensor(feed.getValue())) {
+        if (TensorValues.isTensor(feed.getValue())) {
           tensor = (Tensor) feed.getValue();
         } else {
-          tensor = Values.tensorOf(endpoint.dataType(), feed.getValue());
+          tensor = TensorValues.tensorOf(endpoint.dataType(), feed.getValue());
           owned.add(tensor);
         }
         runner.feed(endpoint, tensor);
@@ -192,7 +192,7 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       result = wantMetadata ? runner.runAndFetchMetadata() : runner.run();
       Map<String, NdArray<?>> values = new LinkedHashMap<>();
       for (int i = 0; i < tensors.size(); i++) {
-        values.put(tensors.get(i), Values.copyOf(result.get(i)));
+        values.put(tensors.get(i), TensorValues.copyOf(result.get(i)));
       }
       byte[] metadata =
           wantMetadata ? result.getMetadata().map(m -> m.toByteArray()).orElse(null) : null;
@@ -242,8 +242,8 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     if (!compatible(expected, value.shape())) {
       return "a value of shape " + value.shape() + " does not fit the tensor's shape " + expected;
     }
-    if (!Values.isTensor(value)) {
-      return Values.feedTypeProblem(endpoint.dataType(), value);
+    if (!TensorValues.isTensor(value)) {
+      return TensorValues.feedTypeProblem(endpoint.dataType(), value);
     }
     return null;
   }
@@ -356,11 +356,11 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   /**
-   * A run cannot use tensor {@code name}: its dtype, or the value fed. In a hook callback ({@link
-   * #calledBy}) a {@link org.jhooks.HookException} naming the hook, the callback and the tensor;
-   * outside one an {@link IllegalArgumentException}.
+   * A run cannot use a tensor ({@code message} names it): its dtype, or the value fed. In a hook
+   * callback ({@link #calledBy}) a {@link org.jhooks.HookException} naming the hook, the callback
+   * and the tensor; outside one an {@link IllegalArgumentException}.
    */
-  private RuntimeException refused(String name, String message) {
+  private RuntimeException refused(String message) {
     Caller who = caller.get();
     if (who == null) {
       return new IllegalArgumentException(message);
@@ -371,14 +371,14 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
 
   /**
    * Why tensor {@code tensorName} (in the graph) cannot be fetched, or {@code null}: a dtype jhooks
-   * does not copy ({@link Values#dtypeProblem}).
+   * does not copy ({@link TensorValues#dtypeProblem}).
    */
   public String fetchProblem(String tensorName) {
     String problem =
         dtypeProblems.computeIfAbsent(
             tensorName,
             n -> {
-              String p = Values.dtypeProblem(output(n).dataType());
+              String p = TensorValues.dtypeProblem(output(n).dataType());
               return p == null ? "" : p;
             });
     return problem.isEmpty() ? null : problem;

@@ -17,6 +17,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.jhooks.testing.CounterGraph;
+import org.jhooks.tf.DefaultHooks;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
 import org.junit.Rule;
@@ -105,6 +106,94 @@ public class DefaultHooksTest {
     // every hooked run advances the step by 2 (the run and ExtraStep's raw run): the fetched
     // step lags the real one, and the counter records at the re-read step
     assertEquals(List.of(4L, 6L, 8L, 10L, 12L), steps);
+  }
+
+  /** Records what MonitoredTrainingSession asks of it, and makes the standard hooks. */
+  private static final class RecordingDefaults implements DefaultHooks {
+    final List<String> calls = new ArrayList<>();
+    private final StandardDefaultHooks standard = new StandardDefaultHooks();
+
+    @Override
+    public Hook stepCounter(int everySteps, String outputDir) {
+      calls.add("stepCounter " + everySteps + " " + outputDir);
+      return standard.stepCounter(everySteps, outputDir);
+    }
+
+    @Override
+    public Hook summarySaver(Integer saveSteps, Double saveSecs, String outputDir, Object op) {
+      calls.add("summarySaver " + saveSteps + " " + saveSecs + " " + outputDir + " " + op);
+      return standard.summarySaver(saveSteps, saveSecs, outputDir, op);
+    }
+
+    @Override
+    public Hook checkpointSaver(
+        String dir,
+        Integer saveSteps,
+        Double saveSecs,
+        int maxToKeep,
+        List<CheckpointSaverListener> listeners) {
+      calls.add(
+          "checkpointSaver "
+              + dir
+              + " "
+              + saveSteps
+              + " "
+              + saveSecs
+              + " "
+              + maxToKeep
+              + " "
+              + listeners.size());
+      return standard.checkpointSaver(dir, saveSteps, saveSecs, maxToKeep, listeners);
+    }
+  }
+
+  @Test
+  public void theDefaultHooksComeFromTheServiceOrTheFactoryGivenByTensorFlowsRule()
+      throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    try (Graph g = CounterGraph.counter()) {
+      List<Class<?>> service =
+          MonitoredTrainingSession.builder(g).checkpointDir(dir).summaryOp("s").allHooks().stream()
+              .map(Object::getClass)
+              .collect(Collectors.toList());
+      assertEquals(
+          List.of(StepCounterHook.class, SummarySaverHook.class, CheckpointSaverHook.class),
+          service);
+
+      RecordingDefaults defaults = new RecordingDefaults();
+      MonitoredTrainingSession.builder(g)
+          .checkpointDir(dir)
+          .summaryOp("s")
+          .checkpointSaverListeners(new Saves())
+          .defaultHooks(defaults)
+          .allHooks();
+      // TensorFlow's defaults: step rate every 100 steps and summaries every 100 steps to the
+      // checkpoint dir, a checkpoint every 600 s keeping 5
+      assertEquals(
+          List.of(
+              "stepCounter 100 " + dir,
+              "summarySaver 100 null " + dir + " s",
+              "checkpointSaver " + dir + " null 600.0 5 1"),
+          defaults.calls);
+
+      defaults.calls.clear();
+      MonitoredTrainingSession.builder(g)
+          .checkpointDir(dir)
+          .saveCheckpointSteps(7)
+          .maxToKeep(2)
+          .logStepCountSteps(0)
+          .defaultHooks(defaults)
+          .allHooks();
+      assertEquals(List.of("checkpointSaver " + dir + " 7 null 2 0"), defaults.calls);
+
+      defaults.calls.clear();
+      MonitoredTrainingSession.builder(g)
+          .checkpointDir(dir)
+          .isChief(false)
+          .defaultHooks(defaults)
+          .allHooks();
+      assertEquals(List.of(), defaults.calls);
+    }
   }
 
   @Test

@@ -69,7 +69,6 @@ public class MonitoredSessionLifecycleTest {
 
   @Test
   public void stopRequestedByCoordinator() {
-    List<RecordingHook> self = new ArrayList<>();
     checkStopAtStep1Hook(
         new RecordingHook(calls, "S:") {
           @Override

@@ -15,7 +15,7 @@ import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.StdArrays;
 import org.tensorflow.proto.DataType;
 
-public class ValuesTest {
+public class TensorValuesTest {
 
   @Test
   public void everySupportedDtypeRoundTripsWithItsShape() {
@@ -38,15 +38,15 @@ public class ValuesTest {
     for (Object[] c : cases) {
       NdArray<?> value = (NdArray<?>) c[1];
       NdArray<?> back;
-      try (Tensor t = Values.tensorOf((DataType) c[0], value)) {
+      try (Tensor t = TensorValues.tensorOf((DataType) c[0], value)) {
         assertEquals(c[0], t.dataType());
-        assertTrue(Values.isTensor((NdArray<?>) t));
-        back = Values.copyOf(t);
+        assertTrue(TensorValues.isTensor((NdArray<?>) t));
+        back = TensorValues.copyOf(t);
       }
-      assertFalse(c[0] + " " + back.getClass(), Values.isTensor(back));
+      assertFalse(c[0] + " " + back.getClass(), TensorValues.isTensor(back));
       assertEquals(c[0] + " shape", value.shape(), back.shape());
       if (c[0] == DataType.DT_STRING) {
-        // string tensors come back as the stored bytes (NdArray<byte[]>), see Values.copyOf
+        // string tensors come back as the stored bytes (NdArray<byte[]>), see TensorValues.copyOf
         assertArrayEquals("a".getBytes(StandardCharsets.UTF_8), (byte[]) back.getObject(0));
         assertArrayEquals("βγ".getBytes(StandardCharsets.UTF_8), (byte[]) back.getObject(1));
       } else {
@@ -55,31 +55,32 @@ public class ValuesTest {
       assertEquals(
           "the heap copy keeps its dtype (float16/bfloat16/int8/int16 by tag)",
           c[0],
-          Values.dtypeOf(back));
+          TensorValues.dtypeOf(back));
     }
   }
 
   @Test
   public void scalarAsDoubleReadsUnsignedTensorsAsTheirNumbers() {
     // a uint8 240 / uint16 48000 tensor: a ByteNdArray / ShortNdArray whose element is negative
-    try (Tensor u8 = Values.tensorOf(DataType.DT_UINT8, NdArrays.scalarOf(240L));
-        Tensor u16 = Values.tensorOf(DataType.DT_UINT16, NdArrays.scalarOf(48000L));
-        Tensor i8 = Values.tensorOf(DataType.DT_INT8, NdArrays.scalarOf(-16L))) {
-      assertEquals(240.0, Values.scalarAsDouble((NdArray<?>) u8), 0.0);
-      assertEquals(48000.0, Values.scalarAsDouble((NdArray<?>) u16), 0.0);
-      assertEquals(-16.0, Values.scalarAsDouble((NdArray<?>) i8), 0.0);
-      assertEquals(240.0, Values.scalarAsDouble(Values.copyOf(u8)), 0.0); // the heap copy too
+    try (Tensor u8 = TensorValues.tensorOf(DataType.DT_UINT8, NdArrays.scalarOf(240L));
+        Tensor u16 = TensorValues.tensorOf(DataType.DT_UINT16, NdArrays.scalarOf(48000L));
+        Tensor i8 = TensorValues.tensorOf(DataType.DT_INT8, NdArrays.scalarOf(-16L))) {
+      assertEquals(240.0, TensorValues.scalarAsDouble((NdArray<?>) u8), 0.0);
+      assertEquals(48000.0, TensorValues.scalarAsDouble((NdArray<?>) u16), 0.0);
+      assertEquals(-16.0, TensorValues.scalarAsDouble((NdArray<?>) i8), 0.0);
+      assertEquals(
+          240.0, TensorValues.scalarAsDouble(TensorValues.copyOf(u8)), 0.0); // the heap copy too
     }
-    assertEquals(null, Values.scalarAsDouble(NdArrays.vectorOf(1.0, 2.0)));
-    assertEquals(null, Values.scalarAsDouble(NdArrays.scalarOf(true)));
+    assertEquals(null, TensorValues.scalarAsDouble(NdArrays.vectorOf(1.0, 2.0)));
+    assertEquals(null, TensorValues.scalarAsDouble(NdArrays.scalarOf(true)));
   }
 
   @Test
   public void stringTensorsCopyAsTheirBytesEvenWhenNotUtf8() {
     byte[][] raw = {{0, (byte) 0xff, (byte) 0x80}, {}, "ok".getBytes(StandardCharsets.UTF_8)};
     NdArray<?> back;
-    try (Tensor t = Values.tensorOf(DataType.DT_STRING, NdArrays.vectorOfObjects(raw))) {
-      back = Values.copyOf(t);
+    try (Tensor t = TensorValues.tensorOf(DataType.DT_STRING, NdArrays.vectorOfObjects(raw))) {
+      back = TensorValues.copyOf(t);
     }
     for (int i = 0; i < raw.length; i++) {
       assertArrayEquals(raw[i], (byte[]) back.getObject(i));
@@ -91,17 +92,17 @@ public class ValuesTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(true)));
+            () -> TensorValues.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(true)));
     assertTrue(
         e.getMessage(), e.getMessage().contains("DT_FLOAT") && e.getMessage().contains("(bool)"));
   }
 
   @Test
   public void numericFeedsOfAnotherElementTypeAreCastLikeNumpyAsarray() {
-    try (Tensor t = Values.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(1L, 3L));
-        Tensor u = Values.tensorOf(DataType.DT_INT32, NdArrays.vectorOf(2.9, -2.9))) {
-      assertEquals(NdArrays.vectorOf(1f, 3f), Values.copyOf(t));
-      assertEquals(NdArrays.vectorOf(2, -2), Values.copyOf(u));
+    try (Tensor t = TensorValues.tensorOf(DataType.DT_FLOAT, NdArrays.vectorOf(1L, 3L));
+        Tensor u = TensorValues.tensorOf(DataType.DT_INT32, NdArrays.vectorOf(2.9, -2.9))) {
+      assertEquals(NdArrays.vectorOf(1f, 3f), TensorValues.copyOf(t));
+      assertEquals(NdArrays.vectorOf(2, -2), TensorValues.copyOf(u));
     }
   }
 }

@@ -20,8 +20,8 @@ import org.tensorflow.types.family.TType;
  * lacks, are {@link org.jhooks.tf.types.TInt8} / {@link org.jhooks.tf.types.TInt16}. See {@code
  * docs/contract.md}, "Values and ownership".
  */
-public final class Values {
-  private Values() {}
+public final class TensorValues {
+  private TensorValues() {}
 
   static {
     TensorTypes.register();

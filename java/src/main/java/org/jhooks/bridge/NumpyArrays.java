@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import org.jhooks.ndarray.DType;
 import org.jhooks.ndarray.ViewLease;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
@@ -22,8 +22,8 @@ import org.tensorflow.ndarray.buffer.DataBuffers;
  * Strings cross as {@code byte[]} elements (an {@code NdArray<byte[]>}; Java String elements are
  * UTF-8 encoded). See docs/bridge.md, "Arrays and ownership".
  */
-public final class Arrays {
-  private Arrays() {}
+public final class NumpyArrays {
+  private NumpyArrays() {}
 
   /**
    * A new heap NdArray holding a copy of {@code src}.
@@ -85,16 +85,17 @@ public final class Arrays {
    * @throws IllegalArgumentException a dtype jhooks does not move
    */
   public static String dtype(NdArray<?> array) {
-    return Values.dtype(array).numpy();
+    return TensorValues.dtype(array).numpy();
   }
 
   /**
    * Copies {@code src} into {@code dst} (C order, native byte order), which must hold exactly
    * {@code src.size()} elements of {@link #dtype dtype(src)}. A dense array-backed {@code src}
-   * (what {@link #fromBuffer} and the JVM driver's {@code Values.copyOf} make) is one bulk copy.
+   * (what {@link #fromBuffer} and the JVM driver's {@code TensorValues.copyOf} make) is one bulk
+   * copy.
    */
   public static void copyToBuffer(NdArray<?> src, ByteBuffer dst) {
-    Values.dtype(src).toBytes(src, dst);
+    TensorValues.dtype(src).toBytes(src, dst);
   }
 
   /**
@@ -121,7 +122,7 @@ public final class Arrays {
     if (org.jhooks.ndarray.DirectValues.bytes(array) != null) {
       return null;
     }
-    DType dtype = Values.dtype(array);
+    DType dtype = TensorValues.dtype(array);
     long[] shape = array.shape().asArray();
     long size = dtype.itemSize() * array.shape().size();
     if (dtype.itemSize() == 0 || size > maxBytes || shape.length > 127) {
@@ -197,6 +198,6 @@ public final class Arrays {
    * astype}; see {@link DType#cast}.
    */
   public static NdArray<?> cast(NdArray<?> src, String to) {
-    return DType.ofNumpy(to).cast(src, Values.dtype(src));
+    return DType.ofNumpy(to).cast(src, TensorValues.dtype(src));
   }
 }

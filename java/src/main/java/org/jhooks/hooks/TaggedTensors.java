@@ -5,12 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jhooks.ndarray.DType;
-import org.jhooks.tf.Values;
+import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
 
-/** Tag handling and value printing shared by the logging hooks. */
-final class TensorValues {
-  private TensorValues() {}
+/**
+ * The tensors a logging hook names (tag to tensor name, in TensorFlow's order) and how it prints
+ * their values; shared by {@link LoggingTensorHook} and {@link ProgressBarHook}.
+ */
+final class TaggedTensors {
+  private TaggedTensors() {}
 
   /**
    * Tag to tensor name, in TF's tag order: a List gives tag = name in list order; a Map is ordered
@@ -55,7 +58,7 @@ final class TensorValues {
     }
     DType dtype;
     try {
-      dtype = Values.dtype((NdArray<?>) value);
+      dtype = TensorValues.dtype((NdArray<?>) value);
     } catch (IllegalArgumentException e) {
       dtype = null; // printed as the elements' objects
     }

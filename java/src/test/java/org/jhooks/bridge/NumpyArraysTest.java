@@ -14,7 +14,7 @@ import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
 
-public class ArraysTest {
+public class NumpyArraysTest {
 
   private static ByteBuffer bytes(int n) {
     return ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder());
@@ -36,11 +36,11 @@ public class ArraysTest {
           in.put(i, (byte) 0x3c);
         }
       }
-      NdArray<?> a = Arrays.fromBuffer(in, dtype, new long[] {2, 3});
-      assertEquals(dtype, Arrays.dtype(a));
+      NdArray<?> a = NumpyArrays.fromBuffer(in, dtype, new long[] {2, 3});
+      assertEquals(dtype, NumpyArrays.dtype(a));
       assertEquals(Shape.of(2, 3), a.shape());
       ByteBuffer out = bytes(in.capacity());
-      Arrays.copyToBuffer(a, out);
+      NumpyArrays.copyToBuffer(a, out);
       assertEquals(dtype, in.rewind(), out.rewind());
     }
   }
@@ -49,34 +49,34 @@ public class ArraysTest {
   public void float16IsTensorflowJavasHalfLayout() {
     ByteBuffer in = bytes(2);
     in.putShort(0, (short) 0x3c00); // 1.0 in IEEE half
-    NdArray<?> a = Arrays.fromBuffer(in, "float16", new long[0]);
+    NdArray<?> a = NumpyArrays.fromBuffer(in, "float16", new long[0]);
     assertTrue(a instanceof FloatNdArray);
     assertEquals(1.0f, ((FloatNdArray) a).getFloat(), 0f);
   }
 
   @Test
   public void untaggedArraysGetTheirFamilysTensorflowJavaType() {
-    assertEquals("uint8", Arrays.dtype(NdArrays.ofBytes(Shape.of(2))));
-    assertEquals("uint16", Arrays.dtype(NdArrays.ofShorts(Shape.of(2))));
-    assertEquals("int64", Arrays.dtype(NdArrays.ofLongs(Shape.of(2))));
-    assertEquals("string", Arrays.dtype(NdArrays.vectorOfObjects("a", "b")));
+    assertEquals("uint8", NumpyArrays.dtype(NdArrays.ofBytes(Shape.of(2))));
+    assertEquals("uint16", NumpyArrays.dtype(NdArrays.ofShorts(Shape.of(2))));
+    assertEquals("int64", NumpyArrays.dtype(NdArrays.ofLongs(Shape.of(2))));
+    assertEquals("string", NumpyArrays.dtype(NdArrays.vectorOfObjects("a", "b")));
   }
 
   @Test
   public void stringsStayTheirBytesAndJavaStringsGoOutAsUtf8() {
     byte[][] utf8 = {"héllo".getBytes(StandardCharsets.UTF_8), new byte[0]};
-    NdArray<?> s = Arrays.fromStrings(utf8, new long[] {2});
+    NdArray<?> s = NumpyArrays.fromStrings(utf8, new long[] {2});
     assertArrayEquals(utf8[0], (byte[]) s.getObject(0));
-    assertArrayEquals(utf8[0], Arrays.toStrings(s)[0]);
-    assertArrayEquals(utf8[0], Arrays.toStrings(NdArrays.vectorOfObjects("héllo"))[0]);
+    assertArrayEquals(utf8[0], NumpyArrays.toStrings(s)[0]);
+    assertArrayEquals(utf8[0], NumpyArrays.toStrings(NdArrays.vectorOfObjects("héllo"))[0]);
     byte[][] binary = {{(byte) 0xff, 0}};
-    NdArray<?> b = Arrays.fromStrings(binary, new long[] {1});
+    NdArray<?> b = NumpyArrays.fromStrings(binary, new long[] {1});
     assertArrayEquals(binary[0], (byte[]) b.getObject(0));
-    assertArrayEquals(binary[0], Arrays.toStrings(b)[0]);
+    assertArrayEquals(binary[0], NumpyArrays.toStrings(b)[0]);
   }
 
   @Test(expected = IllegalArgumentException.class)
   public void aBufferOfTheWrongSizeIsRefused() {
-    Arrays.fromBuffer(bytes(8), "float32", new long[] {3});
+    NumpyArrays.fromBuffer(bytes(8), "float32", new long[] {3});
   }
 }
