@@ -74,44 +74,4 @@ class Batchable(Protocol):
 def factory_of(hook: Any) -> HookBatchFactory | None:
     """The batch factory ``hook`` offers (:class:`Batchable`), or None."""
     offer = getattr(hook, "batchFactory", None)
-    return offer() if callable(offer) else _legacy_factory(hook)
-
-
-# TEMPORARY (until the bridge implements batchFactory): the bridge's JavaHook still offers
-# _jhooks_batch() with (index, args, [(i, args)]) results and forgetRepeats().
-_legacy: dict[Any, HookBatchFactory] = {}
-
-
-def _legacy_factory(hook: Any) -> HookBatchFactory | None:
-    offer = getattr(hook, "_jhooks_batch", None)
-    legacy = offer() if callable(offer) else None
-    if legacy is None:
-        return None
-    factory = _legacy.get(legacy)
-    if factory is None:
-        factory = _legacy[legacy] = lambda hooks: _LegacyBatch(legacy(hooks))
-    return factory
-
-
-class _LegacyBatch:
-    def __init__(self, batch: Any) -> None:
-        self._batch = batch
-
-    def beforeSessionRun(self, runContext: SessionRunContext, start: int) -> BeforeResult:
-        got = self._batch.beforeSessionRun(runContext, start)
-        mask = 0
-        for i, _ in got[2] if len(got) > 2 else ():
-            mask |= 1 << i
-        return BeforeResult(got[0], got[1], mask)
-
-    def afterSessionRun(self, runContext: SessionRunContext, runValues: Sequence[SessionRunValues]) -> None:
-        self._batch.afterSessionRun(runContext, runValues)
-
-    def position(self) -> int:
-        return int(self._batch.position())
-
-    def forget(self) -> None:
-        self._batch.forgetRepeats()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._batch, name)
+    return offer() if callable(offer) else None

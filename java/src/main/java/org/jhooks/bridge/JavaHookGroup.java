@@ -151,6 +151,7 @@ public final class JavaHookGroup {
    */
   public long beforeSessionRun(
       SessionRunArgs originalArgs, Session session, int from, boolean coordinatorStop) {
+    crossings++;
     if (originalArgs != null) {
       context = new SessionRunContext(originalArgs, session);
     }
@@ -162,6 +163,7 @@ public final class JavaHookGroup {
    * another Java hook of the run made first ({@code context}): the run's Java hooks share one.
    */
   public long beforeSessionRunIn(SessionRunContext context, int from, boolean coordinatorStop) {
+    crossings++;
     this.context = context;
     return before(from, coordinatorStop);
   }
@@ -242,6 +244,7 @@ public final class JavaHookGroup {
    * @return a {@link PackedRun} result: the stop flags of the hooks called
    */
   public long afterSessionRun(SessionRunValues[] each, int to, boolean coordinatorStop) {
+    crossings++;
     if (coordinatorStop) {
       requestCoordinatorStops();
     }

@@ -21,8 +21,8 @@ import org.tensorflow.ndarray.NdArray;
  * is never negative, so Python reads it as the same number.
  *
  * <p>Values: for each hook, in order, a little-endian {@code int32} length, then that many bytes of
- * {@link Arrays#packed} layout, its one small result; the length {@link #NO_RESULTS} for a hook
- * whose results are {@code null}.
+ * {@link NumpyArrays#packed} layout, its one small result; the length {@link #NO_RESULTS} for a
+ * hook whose results are {@code null}.
  */
 public final class PackedRun {
   /** A Java hook's run context has its stop flag set. */
@@ -108,8 +108,8 @@ public final class PackedRun {
   }
 
   /**
-   * The arrays {@code packed} holds, each a read-only copy ({@link Arrays#unpacked}), {@code null}
-   * for {@link #NO_RESULTS}; {@code count} of them.
+   * The arrays {@code packed} holds, each a read-only copy ({@link NumpyArrays#unpacked}), {@code
+   * null} for {@link #NO_RESULTS}; {@code count} of them.
    */
   public static NdArray<?>[] arrays(byte[] packed, int count) {
     NdArray<?>[] out = new NdArray<?>[count];
