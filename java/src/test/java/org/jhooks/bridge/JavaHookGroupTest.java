@@ -63,12 +63,11 @@ public class JavaHookGroupTest {
     JavaHookGroup g =
         group(
             new Logging("a", null), new Default(), new Logging("b", args), new Logging("c", null));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
-    int r = g.beforeSessionRun(context, 0);
-    assertEquals(JavaHookCalls.HAS_ARGS | (2 << JavaHookGroup.INDEX_SHIFT), r);
+    long r = g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 2, 0), r);
     assertSame(args, g.takeArgs());
     assertNull(g.takeArgs());
-    assertEquals(4 << JavaHookGroup.INDEX_SHIFT, g.beforeSessionRun(context, 3));
+    assertEquals(PackedRun.of(0, 4, 0), g.beforeSessionRun(null, null, 3, false));
     assertEquals(List.of("a.before", "b.before", "c.before"), LOG);
     assertEquals(2, g.crossings());
   }
@@ -78,11 +77,12 @@ public class JavaHookGroupTest {
     LOG.clear();
     JavaHookGroup g =
         group(new Logging("a", null), new Logging("boom", null), new Logging("c", null));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    LOG.clear();
     SessionRunValues values = new SessionRunValues(null, null, null);
+    SessionRunValues[] each = {values, values, values};
     IllegalStateException e =
-        assertThrows(
-            IllegalStateException.class, () -> g.afterSessionRunShared(context, values, 3));
+        assertThrows(IllegalStateException.class, () -> g.afterSessionRun(each, 3, false));
     assertEquals("boom", e.getMessage());
     assertEquals(1, g.position());
     assertEquals(List.of("a.after null", "boom.after null"), LOG);
@@ -98,11 +98,11 @@ public class JavaHookGroupTest {
           }
         };
     JavaHookGroup g = group(stopper, new Default());
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
     assertEquals(
-        JavaHookCalls.CONTEXT_STOP,
-        g.afterSessionRunEach(
-            context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
+        PackedRun.CONTEXT_STOP,
+        g.afterSessionRun(
+            new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2, false));
   }
 
   @Test
@@ -114,22 +114,22 @@ public class JavaHookGroupTest {
             new Logging("b", null),
             new Logging("c", SessionRunArgs.of("y:0")),
             new Logging("d", SessionRunArgs.of(List.of("x:0"))));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
-    long shift = JavaHookGroup.REPEATED_INDEX_SHIFT;
+    SessionRunArgs original = SessionRunArgs.of(null);
     // first run: every hook's args are returned
-    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
-    assertEquals("x:0", g.takeArgs().fetches());
-    assertEquals(JavaHookCalls.HAS_ARGS | (2L << shift), g.beforeSessionRunRepeated(context, 1));
-    g.takeArgs();
-    assertEquals(JavaHookCalls.HAS_ARGS | (3L << shift), g.beforeSessionRunRepeated(context, 3));
-    g.takeArgs();
-    // next run: a and c repeat their one name (bits 32 + 0, 32 + 2); d's list is returned again
-    long r = g.beforeSessionRunRepeated(context, 0);
     assertEquals(
-        (0b101L << 32) | JavaHookGroup.REPEATED | (3L << shift) | JavaHookCalls.HAS_ARGS, r);
+        PackedRun.of(PackedRun.HAS_ARGS, 0, 0), g.beforeSessionRun(original, null, 0, false));
+    assertEquals("x:0", g.takeArgs().fetches());
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 2, 0), g.beforeSessionRun(null, null, 1, false));
+    g.takeArgs();
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 3, 0), g.beforeSessionRun(null, null, 3, false));
+    g.takeArgs();
+    // next run: a and c repeat their one name (bits 0 and 2); d's list is returned again
+    long r = g.beforeSessionRun(original, null, 0, false);
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 3, 0b101L), r);
     assertEquals(List.of("x:0"), g.takeArgs().fetches());
     g.forget();
-    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
+    assertEquals(
+        PackedRun.of(PackedRun.HAS_ARGS, 0, 0), g.beforeSessionRun(original, null, 0, false));
     assertEquals(
         List.of(
             "a.before",
