@@ -22,6 +22,7 @@ is forwarded to the Java hook. :class:`JavaCheckpointSaverListener` does the sam
 
 from __future__ import annotations
 
+import struct
 import threading
 import weakref
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge.backend.choice import current as _backend
-from jhooks.bridge.convert import values
+from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.convert.exceptions import to_java
 from jhooks.bridge.hooks import construct
 from jhooks.bridge.hooks.java_backed import JavaBacked
@@ -515,11 +516,55 @@ class JavaHookGroup:
             self._repeat[index] = args if args is not None and _one_name(args) else None
         return self._before_result(index, args, result.repeated)
 
+    def _packed_values(self, runValues: list) -> tuple[bytes, list[int]] | None:
+        """The run's values in ``PackedRun``'s values layout, and each hook's index into them (-1: no
+        results), when every hook's are one small array or none, with the same options and no
+        metadata (a group's usual run); else None."""
+        options = runValues[0].options
+        data = bytearray()
+        value_of: list[int] = []
+        index_of: dict[int, int] = {}  # id of an array -> its index (hooks of one array share it)
+        for v in runValues:
+            if v.runMetadata is not None or v.options is not options:
+                return None
+            results = v.results
+            if results is None:
+                value_of.append(-1)
+                continue
+            if type(results) is not np.ndarray:
+                return None
+            at = index_of.get(id(results))
+            if at is None:
+                packed = arrays.packed_small(results)
+                if packed is None:
+                    return None
+                at = index_of[id(results)] = len(index_of)
+                data += struct.pack("<i", len(packed))
+                data += packed
+            value_of.append(at)
+        return bytes(data), value_of
+
     def afterSessionRun(self, runContext: Any, runValues: list) -> None:
         """Calls ``afterSessionRun`` on the first ``len(runValues)`` hooks, hook i with
-        ``runValues[i]``. The values are translated to Java in order; when translating hook m's
+        ``runValues[i]``: in one crossing with the values packed when they allow it
+        (:meth:`_packed_values`), else translated to Java in order; when translating hook m's
         fails, hooks before m are called first (as without grouping), then the error is raised."""
         to = len(runValues)
+        packed = self._packed_values(runValues) if to else None
+        if packed is not None:
+            options = values.options_to_java(runValues[0].options)
+            value_of = _backend().array("int", packed[1])
+            try:
+                result = self._layout.read(
+                    call_java(
+                        self.java.afterSessionRunPacked, packed[0], value_of, options, to, self._coordinator_stop()
+                    )
+                )
+            except BaseException as e:
+                self._failed(runContext, 0, "afterSessionRun", e)
+                raise
+            self._sync(result.stops, runContext, 0, to)
+            return
         each: list = []
         error = None
         last = last_java = None
