@@ -58,6 +58,11 @@ P5  time the training thread is blocked by one save of 256 MB of float32 variabl
 P5_sync the same blocked time, AsyncCheckpointSaverHook / CheckpointSaverHook, same repeats. The
     denominator is a difference (the sync saving step minus the median step), but the sync save
     of 256 MB takes about ten times a step, so it is far from zero.            goal <= 0.25
+P5_check what "no poisoned checkpoints" costs a sync save: the savers' fused finiteness check of
+    the same 4 variables (jhooks.tf.saver.GraphSaver.nonFinite, one is_finite(reduce_sum) per
+    variable, one bool fetched) / one save of them (GraphSaver.save, what CheckpointSaverHook
+    writes), alternated in one session per repeat, medians of 3 each. The async saver runs the
+    same check on its writer thread, so P5 includes none of it.                goal <= 0.1
 P6  whether a cross-language hook costs the same however many there are: the per-hook cost over
     100 to 1,000 no-op hooks (the least-squares slope of per-step time over 100, 300 and 1,000
     hooks) / the per-hook cost over 10 to 100 hooks (the slope over 10, 30 and 100). Each round

@@ -33,6 +33,7 @@ GOALS = {
     "P4_jvm": 1.2,
     "P5": 1.5,
     "P5_sync": 0.25,
+    "P5_check": 0.1,
     "P6": 1.2,
     "P6_py": 1.2,
     "P6_jvm": 1.2,
@@ -51,7 +52,7 @@ GOALS = {
     "P9b": 1.01,
 }
 
-UNITS = {"P3": "s/call", "P5": "s blocked", "P5_sync": "s blocked", "sizes": "s/step"}
+UNITS = {"P3": "s/call", "P5": "s blocked", "P5_sync": "s blocked", "P5_check": "s", "sizes": "s/step"}
 UNITS.update({"P6": "s/hook", "P6_py": "s/hook", "P6_jvm": "s/hook"})
 UNITS.update({k: "MB | steps" for k in GOALS if k.startswith("P7")})
 
@@ -63,6 +64,7 @@ LABELS = {
     "P4_jvm": "JVM session: Python hook fetching 64 MB ÷ Java hook",
     "P5": "async save of 256 MB: training thread blocked ÷ one memcpy of 256 MB",
     "P5_sync": "the same, async save ÷ sync save",
+    "P5_check": "NaN guard: finiteness check of the 256 MB ÷ their sync save",
     "P6": "per-hook cost over 100–1000 hooks ÷ over 10–100 hooks, the larger of:",
     "P6_py": "Java no-op hooks in a Python session",
     "P6_jvm": "Python no-op hooks in the JVM session",

@@ -35,6 +35,12 @@ class CallerFeedConflictError(HookError):
         self.tensor = tensor
 
 
+class HookValidationError(TypeError):
+    """A hook cannot be registered or called: it is not a jhooks hook, or a callback cannot take
+    the contract's parameters; the message names the hook, the method and the expected signature.
+    Python only: Java's compiler checks callback signatures."""
+
+
 class SessionRunArgsError(ValueError):
     """Invalid SessionRunArgs: fetches that are not names or a nest of them, feeds that are not a
     mapping, a feed key that is not a tensor name (str). The message names the offending value.

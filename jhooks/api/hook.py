@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from jhooks.api.callbacks import CALLBACKS, PatchedCallback
+
 if TYPE_CHECKING:
     from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunValues
     from jhooks.api.session import Coordinator, Session
@@ -77,6 +79,13 @@ class Hook:
 
     def __repr__(self) -> str:
         return f"{type(self).__module__}.{type(self).__qualname__}"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A callback assigned on the instance escapes the registration check of its class; it is
+        # checked at its first call instead (jhooks.api.callbacks.PatchedCallback)
+        if name in CALLBACKS:
+            value = PatchedCallback(self, name, value)
+        super().__setattr__(name, value)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names the hook does not have: TensorFlow calling a jhooks hook that was

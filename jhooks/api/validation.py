@@ -1,22 +1,16 @@
-"""Hook validation at registration (after pluggy): wrong signatures and TF snake_case names."""
+"""Hook validation at registration (after pluggy): wrong signatures and TF snake_case names; a
+callback assigned on an instance is checked at its first call (``jhooks.api.callbacks``)."""
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from typing import Any
 
+from jhooks.api.callbacks import CALLBACKS, PatchedCallback, wrong_signature
+from jhooks.api.errors import HookValidationError
 from jhooks.api.hook import Hook
 
-# callback -> parameter names after self, as in docs/contract.md
-CALLBACKS: dict[str, tuple[str, ...]] = {
-    "begin": (),
-    "beginSession": (),
-    "afterCreateSession": ("session", "coord"),
-    "beforeSessionRun": ("runContext",),
-    "afterSessionRun": ("runContext", "runValues"),
-    "end": ("session",),
-}
+__all__ = ["HookValidationError", "SnakeCaseHookWarning", "validate_hook"]
 
 # TensorFlow's snake_case names -> the jhooks callback
 SNAKE_CASE = {
@@ -26,24 +20,8 @@ SNAKE_CASE = {
 }
 
 
-class HookValidationError(TypeError):
-    """A hook cannot be registered; the message names the hook, the method and the signature."""
-
-
 class SnakeCaseHookWarning(UserWarning):
     """A jhooks hook defines a TensorFlow snake_case callback that jhooks never calls."""
-
-
-def _accepts(func: Any, count: int) -> bool:
-    try:
-        sig = inspect.signature(func)
-    except (TypeError, ValueError):
-        return True
-    try:
-        sig.bind(*([None] * count))
-        return True
-    except TypeError:
-        return False
 
 
 def validate_hook(hook: Any) -> None:
@@ -55,13 +33,13 @@ def validate_hook(hook: Any) -> None:
     name = f"{type(hook).__module__}.{type(hook).__qualname__}"
     if not isinstance(hook, Hook):
         raise HookValidationError(f"{name} is not a jhooks.Hook; subclass jhooks.Hook (camelCase callbacks)")
-    for method, params in CALLBACKS.items():
+    for method in CALLBACKS:
         func = getattr(hook, method)
-        if getattr(type(hook), method, None) is getattr(Hook, method):
-            continue
-        if not callable(func) or not _accepts(func, len(params)):
-            expected = f"{method}(self{''.join(', ' + p for p in params)})"
-            raise HookValidationError(f"{name}.{method} has the wrong signature; expected {expected}")
+        if isinstance(func, PatchedCallback) or getattr(type(hook), method, None) is getattr(Hook, method):
+            continue  # assigned on the instance (checked at its first call), or not overridden
+        error = wrong_signature(hook, method, func)
+        if error is not None:
+            raise error
     for snake, camel in SNAKE_CASE.items():
         if callable(getattr(hook, snake, None)):
             signature = ", ".join(("self",) + CALLBACKS[camel])

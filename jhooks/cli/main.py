@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import traceback
 
@@ -35,18 +36,47 @@ def _usage_errors() -> tuple[type[BaseException], ...]:
     return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
 
 
+def _signalled_sigint() -> bool:
+    """Whether jhooks' SIGINT handler saw a Ctrl-C: what a run raises after one (a Java call's
+    InterruptedException, a hook's error) is a consequence of it."""
+    from jhooks.bridge.process.state import PROCESS
+
+    return PROCESS.signals.signum == signal.SIGINT
+
+
+def _interrupted(args: argparse.Namespace) -> int:
+    """Ctrl-C: one line, exit status 130 (128 + SIGINT), as docs/bridge.md promises. Later Ctrl-Cs
+    are ignored while TensorFlow and the JVM shut down (bounded by the signal watchdog), so none
+    prints a traceback from an exit handler."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if getattr(args, "debug", False):
+        traceback.print_exc()
+    print(f"python -m jhooks {args.command}: interrupted (Ctrl-C)", file=sys.stderr)
+    return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs a subcommand. A usage error (a ``--hook`` that cannot be imported or built, a missing
     ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
-    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback."""
+    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback.
+    Ctrl-C (``KeyboardInterrupt``, or any error raised after jhooks' SIGINT handler saw one) prints
+    ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return _interrupted(args)
     except _usage_errors() as e:
+        if _signalled_sigint():
+            return _interrupted(args)
         if getattr(args, "debug", False):
             traceback.print_exc()
         print(f"python -m jhooks {args.command}: {e}", file=sys.stderr)
         return 2
+    except Exception:
+        if _signalled_sigint():
+            return _interrupted(args)
+        raise
 
 
 if __name__ == "__main__":

@@ -182,6 +182,13 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         raise ValueError(f"need 0 <= javaWorkers <= workers, got workers={cfg.workers}, javaWorkers={cfg.javaWorkers}")
     if cfg.steps <= 0 or cfg.saveSteps <= 0:
         raise ValueError(f"steps and saveSteps must be positive, got {cfg.steps}, {cfg.saveSteps}")
+    if cfg.restartPs and cfg.steps <= cfg.saveSteps:
+        # The ps is restarted after the chief's first checkpoint past step 0; with no save before the
+        # last step that is the final one, written when training has already ended.
+        raise ValueError(
+            f"steps ({cfg.steps}) must be above saveSteps ({cfg.saveSteps}) to restart the ps mid-run "
+            "after the first checkpoint; raise --steps or pass --no-ps-restart"
+        )
     out = cfg.out or tempfile.mkdtemp(prefix="jhooks-cluster-")
     if os.path.isdir(out) and os.listdir(out):
         # Old checkpoints would be restored (and training end at once); nothing is deleted for the user.

@@ -10,6 +10,9 @@ TF's ``AsyncCheckpointSaverHook``) with TF's defects fixed (docs/standard-hooks.
   write runs first waits for it (then snapshots), counted in ``overlapCount()`` and logged.
 - No lost failure: a failed background write is raised as CheckpointSaveError on the training
   thread at the next callback, in ``end``, ``waitForPendingSaves()`` or ``close()``.
+- No poisoned checkpoint: the writer thread checks the snapshot's float values for NaN and
+  infinity (one fused op in the snapshot writer's session) and writes nothing when one holds
+  either (a WARNING names the step and the variables; no ``afterSave``).
 - Listeners' ``afterSave`` run on the training thread at the first callback after the data, index
   and ``checkpoint`` state file are on disk; True requests stop through that callback's run
   context (the coordinator outside a run).
@@ -217,10 +220,16 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                     return
                 step, prefix, snapshot = self._job
             failure: BaseException | None = None
+            written = False
             try:
-                self._writer().writeSnapshot(prefix, snapshot)
-                with self._cond:
-                    self._recordOnDisk(step, prefix, "writer thread")
+                nonFinite = self._writer().nonFinite(snapshot)
+                if nonFinite:
+                    self._refuseNonFinite(step, "writer thread", nonFinite)
+                else:
+                    self._writer().writeSnapshot(prefix, snapshot)
+                    with self._cond:
+                        self._recordOnDisk(step, prefix, "writer thread")
+                    written = True
             except BaseException as e:  # handed to the training thread, never dropped
                 logger.error(
                     "AsyncCheckpointSaverHook: background save of step %d to %s failed: %s: %s",
@@ -235,7 +244,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                 if failure is not None:
                     if self._failure is None:
                         self._failure = (step, prefix, failure)
-                else:
+                elif written:
                     self._written.append(step)
                 self._job = None
                 self._cond.notify_all()

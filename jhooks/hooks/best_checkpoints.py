@@ -6,32 +6,35 @@ Twin of org.jhooks.hooks.BestCheckpointsListener. Like Keras' ``ModelCheckpoint(
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import numbers
 import os
-import tempfile
+import re
 from typing import Any
 
 import numpy as np
 
 from jhooks.api.errors import HookError
 from jhooks.api.listener import CheckpointSaverListener
+from jhooks.checkpoint.errors import CheckpointStateError
 from jhooks.checkpoint.files import (
     checkpoint_exists,
     checkpoint_prefix,
     clean_stale_temporaries,
     copy_checkpoint,
     delete_checkpoint,
+    is_own_checkpoint,
     validate_basename,
 )
-from jhooks.checkpoint.state import STATE_FILE, CheckpointState, write_state
+from jhooks.checkpoint.state import STATE_FILE, CheckpointState, read_state, write_state
+from jhooks.hooks.best_checkpoints_index import BestCheckpointsIndex
 
 logger = logging.getLogger(__name__)
 
 _NAME = "BestCheckpointsListener"
-INDEX_FILE = "best_checkpoints.json"
+INDEX_FILE = BestCheckpointsIndex.FILE
+_CHECKPOINT_FILE = re.compile(r"(.+)(?:\.index|\.meta|\.data-\d{5}-of-\d{5})", re.S)
 
 
 class BestCheckpointsListener(CheckpointSaverListener):
@@ -52,16 +55,19 @@ class BestCheckpointsListener(CheckpointSaverListener):
     The sub-directory's state file lists the kept checkpoints worst first, so its
     ``model_checkpoint_path`` (what ``tf.train.latest_checkpoint(subdir)`` restores) is the best;
     ``best_checkpoints.json`` there records each one's metric value, so a restarted run continues
-    the ranking. A tie does not replace a kept checkpoint; a NaN metric never qualifies. Files are
+    the ranking. A tie does not replace a kept checkpoint; a NaN or infinite metric never qualifies. Files are
     copied, never moved: the saver's own checkpoints and rotation are untouched. The listener writes
-    and deletes only inside the sub-directory, and deletes only the ``<basename>-<step>`` checkpoints
-    it dropped from its own list.
+    and deletes only inside the sub-directory, and deletes only ``<basename>-<step>`` checkpoints
+    there: those it drops from its own list, and in ``begin`` those its index does not list (what a
+    kill between a copy and the index write leaves); ``begin`` also makes the state file list what
+    the index lists.
 
     Raises:
         ValueError: a bad argument (naming the listener and the value); in ``beforeSave`` a metric
             that is not one number.
-        HookError: in ``begin``, the sub-directory cannot be created or its index file is not
-            readable JSON of this listener.
+        HookError: in ``begin``, the sub-directory cannot be created, or its index file is not
+            exactly an index of this listener (:class:`~jhooks.hooks.best_checkpoints_index.BestCheckpointsIndex`:
+            the message names the file and the entry); nothing is deleted then.
     """
 
     INDEX_FILE = INDEX_FILE
@@ -112,13 +118,15 @@ class BestCheckpointsListener(CheckpointSaverListener):
             os.makedirs(self.bestDir, exist_ok=True)
         except OSError as e:
             raise HookError(_NAME, "begin", f"cannot create the sub-directory {self.bestDir!r}: {e}") from e
+        self._best = self._load()  # before anything is deleted: a refused index leaves the dir as it is
+        self._pending = {}
         clean_stale_temporaries(self.bestDir, self.checkpointBasename)  # incl. half-copied files
         for entry in os.listdir(self.bestDir):  # an index file a killed write left
             path = os.path.join(self.bestDir, entry)
             if entry.startswith(INDEX_FILE + ".tmp") and os.path.isfile(path) and not os.path.islink(path):
                 os.remove(path)
-        self._best = self._load()
-        self._pending = {}
+        self._removeOrphans()
+        self._writeState(self._best)
 
     def beforeSave(self, session: Any, globalStep: int) -> None:
         value = np.asarray(session.run(self.metric))
@@ -134,9 +142,9 @@ class BestCheckpointsListener(CheckpointSaverListener):
     def afterSave(self, session: Any, globalStep: int) -> bool:
         step = int(globalStep)
         value = self._pending.pop(step, None)
-        if value is None or math.isnan(value):
+        if value is None or not math.isfinite(value):  # the index holds finite numbers only
             if value is not None:
-                logger.info("%s: metric %s is NaN at step %d; not a best checkpoint", _NAME, self.metric, step)
+                logger.info("%s: metric %s is %s at step %d; not a best checkpoint", _NAME, self.metric, value, step)
             return False
         if not self._qualifies(value):
             return False
@@ -145,10 +153,10 @@ class BestCheckpointsListener(CheckpointSaverListener):
         ranked = [(s, v) for s, v in self._best if s != step] + [(step, value)]
         ranked.sort(key=lambda sv: sv[1], reverse=self.mode == "max")  # stable: a tie keeps the older first
         kept, dropped = ranked[: self.keep], ranked[self.keep :]
-        worstFirst = [os.path.basename(self._prefix(s)) for s, _ in reversed(kept)]
-        write_state(self.bestDir, CheckpointState(worstFirst[-1], worstFirst))
+        # A kill from the copy on leaves files the index may not list: the next begin() removes them.
+        self._writeState(kept)
+        BestCheckpointsIndex.write(self.bestDir, self.metric, self.mode, kept, self.checkpointBasename)
         self._best = kept
-        self._writeIndex()
         for s, _ in dropped:
             delete_checkpoint(self.bestDir, self.checkpointBasename, self._prefix(s))
         logger.info(
@@ -173,52 +181,77 @@ class BestCheckpointsListener(CheckpointSaverListener):
         return value < worst if self.mode == "min" else value > worst
 
     def _load(self) -> list[tuple[int, float]]:
+        """The index's entries whose checkpoints exist, best first; HookError naming the file and
+        the entry when the index is not exactly one of this listener's."""
         path = os.path.join(self.bestDir, INDEX_FILE)
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
             return []
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-            entries = [(int(_number(e, "step")), float(_number(e, "value"))) for e in data["best"]]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise HookError(_NAME, "begin", f"cannot read {path}: {type(e).__name__}: {e}; remove or repair it") from e
-        if data.get("metric") != self.metric or data.get("mode") != self.mode:
-            raise HookError(
+            listed = BestCheckpointsIndex.read(path, self.metric, self.mode, self.checkpointBasename)
+        except OSError as e:
+            raise HookError(_NAME, "begin", f"{path}: cannot be read: {e}; remove or repair it") from e
+        except ValueError as e:
+            raise HookError(_NAME, "begin", f"{path}: {e}") from e
+        entries = [(s, v) for s, v in listed if checkpoint_exists(self._prefix(s))]
+        if len(entries) < len(listed):
+            logger.warning(
+                "%s: %s lists steps whose checkpoints are missing; not ranked: %s",
                 _NAME,
-                "begin",
-                f"{path} ranks {data.get('metric')!r} ({data.get('mode')}), not {self.metric!r} ({self.mode}); "
-                "use another subdir",
+                path,
+                sorted({s for s, _ in listed} - {s for s, _ in entries}),
             )
-        entries = [(s, v) for s, v in entries if checkpoint_exists(self._prefix(s))]
         entries.sort(key=lambda sv: sv[1], reverse=self.mode == "max")
         return entries
 
-    def _writeIndex(self) -> None:
-        data = {
-            "metric": self.metric,
-            "mode": self.mode,
-            "best": [{"step": s, "value": v, "checkpoint": os.path.basename(self._prefix(s))} for s, v in self._best],
-        }
-        fd, tmp = tempfile.mkstemp(prefix=INDEX_FILE + ".tmp", dir=self.bestDir)
+    def _removeOrphans(self) -> None:
+        """Deletes the checkpoint files (regular files ``<basename>-<digits>.index``, ``.meta``,
+        ``.data-NNNNN-of-NNNNN``) in the sub-directory whose checkpoint the index does not list:
+        what a kill between a copy and the index write, or before a drop, leaves."""
+        listed = {os.path.basename(self._prefix(s)) for s, _ in self._best}
+        removed = []
+        for entry in sorted(os.listdir(self.bestDir)):
+            prefix = _checkpoint_of(entry)
+            path = os.path.join(self.bestDir, entry)
+            if (
+                prefix is not None
+                and prefix not in listed
+                and is_own_checkpoint(self.bestDir, self.checkpointBasename, os.path.join(self.bestDir, prefix))
+                and os.path.isfile(path)
+                and not os.path.islink(path)
+            ):
+                os.remove(path)
+                removed.append(entry)
+        if removed:
+            logger.info(
+                "%s: removed checkpoint files its index does not list from %s: %s", _NAME, self.bestDir, removed
+            )
+
+    def _writeState(self, kept: list[tuple[int, float]]) -> None:
+        """Makes the sub-directory's state file list ``kept`` (best first) worst first, so the best
+        is ``model_checkpoint_path``; with none kept, there is no state file."""
+        path = os.path.join(self.bestDir, STATE_FILE)
+        if not kept:
+            if os.path.isfile(path) and not os.path.islink(path):
+                os.remove(path)
+            return
+        worstFirst = [os.path.basename(self._prefix(s)) for s, _ in reversed(kept)]
+        state = CheckpointState(worstFirst[-1], worstFirst)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1)
-                f.write("\n")
-            os.replace(tmp, os.path.join(self.bestDir, INDEX_FILE))
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+            current = read_state(self.bestDir)
+        except CheckpointStateError:
+            current = None
+        if current != state:
+            write_state(self.bestDir, state)
 
     def __repr__(self) -> str:
         return f"{_NAME}({self.metric}, mode={self.mode}, keep={self.keep}, dir={self.bestDir})"
 
 
-def _number(entry: Any, name: str) -> int | float:
-    """``entry[name]`` if it is a JSON number (not a boolean or a string, as the Java twin)."""
-    value = entry[name]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} is not a number: {value!r}")
-    return value
+def _checkpoint_of(fileName: str) -> str | None:
+    """The checkpoint prefix (a name) ``fileName`` belongs to: ``X`` for ``X.index``, ``X.meta``
+    and ``X.data-NNNNN-of-NNNNN``; None for any other file."""
+    m = _CHECKPOINT_FILE.fullmatch(fileName)
+    return m.group(1) if m else None
 
 
 def _is_int(value: Any) -> bool:

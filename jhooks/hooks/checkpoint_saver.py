@@ -82,8 +82,10 @@ class CheckpointSaverHook(Hook):
     No poisoned checkpoints (docs/standard-hooks.md): the hook fetches the losses a NanTensorHook
     watches in the session's CheckpointGuard with every run and writes no checkpoint of the step a
     NaN loss produced or of any later one (timer, ``afterCreateSession`` or ``end``), whatever the
-    order of the hooks; each refused save logs a WARNING naming the step. TensorFlow's hook writes
-    the NaN weights.
+    order of the hooks; and it writes no checkpoint whose float variables hold a NaN or an infinity
+    (weights can turn NaN one run before the loss): one fused check before each save, through the
+    view's ``nonFiniteVariables()`` or of the snapshot's values. Each refused save logs a WARNING
+    naming the step. TensorFlow's hook writes the NaN weights.
 
     Checkpoint files (docs/contract.md, "Checkpoints"): the hook writes, overwrites and deletes only
     inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
@@ -231,6 +233,44 @@ class CheckpointSaverHook(Hook):
         )
         return False
 
+    @staticmethod
+    def _ownCheck(session: Any) -> list[str] | None:
+        """The view's ``nonFiniteVariables()`` (its check of what ``save`` writes), or None when it
+        has none (a view without the method, or one raising NotImplementedError)."""
+        check = getattr(session, "nonFiniteVariables", None)
+        if check is None:
+            return None
+        try:
+            return list(check())
+        except NotImplementedError:
+            return None
+
+    @staticmethod
+    def _listsVariables(session: Any) -> bool:
+        listing = getattr(session, "saveableVariables", None)
+        if listing is None:
+            return False
+        try:
+            listing()
+        except NotImplementedError:
+            return False
+        return True
+
+    def _refuseNonFinite(self, step: int, callback: str, variables: list[str]) -> bool:
+        """Logs the WARNING for a checkpoint not written because ``variables`` (checkpoint keys)
+        hold a NaN or an infinity; returns False (no listener asked to stop)."""
+        last = self.lastSavedStep()
+        logger.warning(
+            "%s: not saving the checkpoint of step %d (%s): variables %s hold NaN or infinity; the latest "
+            "checkpoint stays %s (TensorFlow's CheckpointSaverHook would write them).",
+            type(self).__name__,
+            step,
+            callback,
+            ", ".join(variables),
+            "none" if last is None else self._prefix(last),
+        )
+        return False
+
     def _save(self, session: Any, step: int, callback: str) -> bool:
         """Saves the checkpoint labelled ``step``; returns whether a listener asked to stop."""
         if not self._guardAllows(session, step, callback):
@@ -239,12 +279,19 @@ class CheckpointSaverHook(Hook):
             return False
         prefix = self._prefix(step)
         try:
-            if self._saver.variables() is not None:
+            explicit = self._saver.variables() is not None
+            nonFinite = None if explicit else self._ownCheck(session)
+            if nonFinite is None and (explicit or self._listsVariables(session)):
                 step, values = self._snapshot(session, step)
                 prefix = self._prefix(step)
+                nonFinite = self._writer().nonFinite(values)
+                if nonFinite:
+                    return self._refuseNonFinite(step, callback, nonFinite)
                 logger.info("Saving checkpoints for %d into %s.", step, prefix)
                 self._writer().writeSnapshot(prefix, values)
-            else:
+            elif nonFinite:
+                return self._refuseNonFinite(step, callback, nonFinite)
+            else:  # checked by the view, or a view that can neither check nor list its variables
                 logger.info("Saving checkpoints for %d into %s.", step, prefix)
                 session.save(prefix)
             self._recordOnDisk(step, prefix, callback)

@@ -1,4 +1,4 @@
-"""TensorBoard event files for StepCounterHook and SummarySaverHook (tensorboard's writer, no TF import).
+"""TensorBoard event files for StepCounterHook, SummarySaverHook and ProfilerHook (tensorboard's writer, no TF import).
 
 ``tensorboard.summary.writer.event_file_writer.EventFileWriter`` (installed with TensorFlow) writes
 ``events.out.tfevents.*`` starting with the ``brain.Event:2`` file-version event: the records
@@ -47,6 +47,13 @@ class EventWriter:
         """``status``: ``event_pb2.SessionLog.START`` / ``STOP`` / ``CHECKPOINT``."""
         log = event_pb2.SessionLog(status=status)
         self._writer.add_event(event_pb2.Event(wall_time=time.time(), step=int(globalStep), session_log=log))
+
+    def addRunMetadata(self, tag: str, runMetadata: bytes) -> None:
+        """A ``tagged_run_metadata`` event (TensorBoard's per-run compute time and memory for
+        ``tag``), without a step, as TF's ``FileWriter.add_run_metadata(run_metadata, tag)``.
+        ``runMetadata``: a serialized ``RunMetadata`` proto."""
+        tagged = event_pb2.TaggedRunMetadata(tag=tag, run_metadata=bytes(runMetadata))
+        self._writer.add_event(event_pb2.Event(wall_time=time.time(), tagged_run_metadata=tagged))
 
     def flush(self) -> None:
         self._writer.flush()

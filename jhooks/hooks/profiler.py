@@ -10,7 +10,7 @@ import numpy as np
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import RunOptions, SessionRunArgs
-from jhooks.hooks.global_step_watch import GlobalStepWatch
+from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
 logger = logging.getLogger(__name__)
@@ -26,14 +26,17 @@ class ProfilerHook(Hook):
     Mirrors ``tf.compat.v1.train.ProfilerHook``: the first run only starts the timer (no trace); a
     later run is traced when the timer fires for the step after the last one seen; after a traced
     run the global step is re-read with a raw run and names the file; INFO ``"Saving timeline for
-    %d into '%s'."``. The trace is TF's ``timeline.Timeline(step_stats).generate_chrome_trace_format(
-    show_dataflow, show_memory)`` (Java builds the same JSON itself, :meth:`chromeTrace`).
-    Deliberate difference: no ``step_N`` run-metadata event is written to an event file.
+    %d into '%s'."``; the run's ``RunMetadata`` goes to the event file of ``outputDir`` (shared per
+    directory, as TF's ``SummaryWriterCache``) tagged ``step_<global step>``, for TensorBoard's
+    per-run compute time and memory. The trace is TF's ``timeline.Timeline(step_stats).
+    generate_chrome_trace_format(show_dataflow, show_memory)`` (Java builds the same JSON itself,
+    :meth:`chromeTrace`).
 
     Args:
         saveSteps: trace every this many global steps (int > 0), or None.
         saveSecs: trace every this many seconds (float > 0), or None.
-        outputDir: directory of the trace files (created if missing; default the working directory).
+        outputDir: directory of the trace files and the event file (created if missing; default the
+            working directory).
         showDataflow: flow arrows between producers and consumers of tensors (default True).
         showMemory: tensor lifetimes and per-allocator memory counters (default False).
 
@@ -56,7 +59,7 @@ class ProfilerHook(Hook):
         self._nextStep: int | None = None
         self._requestTrace = False
         self._written: list[str] = []
-        self._watch = GlobalStepWatch()
+        self._events = HookEventWriter(None, outputDir or os.curdir)
 
     def writtenFiles(self) -> list[str]:
         """Paths of the trace files written so far, in order."""
@@ -64,6 +67,7 @@ class ProfilerHook(Hook):
 
     def begin(self) -> None:
         self._nextStep = None
+        self._events.open()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         self._requestTrace = self._nextStep is not None and self._timer.shouldTriggerForStep(self._nextStep)
@@ -72,7 +76,6 @@ class ProfilerHook(Hook):
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         stale = int(np.asarray(runValues.results["global_step"]))
-        self._watch.observe(runContext.session, stale)
         if self._nextStep is None:
             self._timer.updateLastTriggeredStep(stale)
         step = stale + 1
@@ -81,6 +84,9 @@ class ProfilerHook(Hook):
             self._timer.updateLastTriggeredStep(step)
             self._save(step, runValues.runMetadata)
         self._nextStep = step + 1
+
+    def end(self, session: Any) -> None:
+        self._events.end()
 
     def _save(self, step: int, runMetadata: Any) -> None:
         path = os.path.join(self._outputDir, f"timeline-{step}.json")
@@ -91,6 +97,10 @@ class ProfilerHook(Hook):
         with open(path, "w", encoding="utf-8") as f:
             f.write(trace)
         self._written.append(path)
+        events = self._events.get()
+        if events is not None:  # None when a session skipped begin (TF's hooks always get it)
+            metadata = runMetadata if isinstance(runMetadata, (bytes, bytearray)) else runMetadata.SerializeToString()
+            events.addRunMetadata(f"step_{step}", metadata)
 
     @staticmethod
     def chromeTrace(runMetadata: Any, showDataflow: bool = True, showMemory: bool = False) -> str:

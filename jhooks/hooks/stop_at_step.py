@@ -6,7 +6,6 @@ from typing import Any
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.hooks.global_step_watch import GlobalStepWatch
 
 
 class StopAtStepHook(Hook):
@@ -39,7 +38,6 @@ class StopAtStepHook(Hook):
             raise ValueError("Number of steps must be positive.")
         self._numSteps = numSteps
         self._lastStep = lastStep
-        self._watch = GlobalStepWatch()
 
     def lastStep(self) -> int | None:
         """The global step to stop at; None until the first session exists when numSteps was given."""
@@ -58,7 +56,6 @@ class StopAtStepHook(Hook):
         return SessionRunArgs.of(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        self._watch.observe(runContext.session, int(runValues.results))
         lastStep = self._lastStep
         assert lastStep is not None, "afterCreateSession sets it"
         if int(runValues.results) + 1 >= lastStep:

@@ -9,7 +9,6 @@ import numpy as np
 
 from jhooks.api.hook import Hook
 from jhooks.api.run_args import SessionRunArgs
-from jhooks.hooks.global_step_watch import GlobalStepWatch
 from jhooks.hooks.hook_event_writer import HookEventWriter
 from jhooks.hooks.timer import SecondOrStepTimer
 
@@ -87,7 +86,6 @@ class SummarySaverHook(Hook):
     def begin(self) -> None:
         self._events.open()
         self._nextStep = None
-        self._watch = GlobalStepWatch()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
         self._requestSummary = self._nextStep is None or self._timer.shouldTriggerForStep(self._nextStep)
@@ -97,7 +95,6 @@ class SummarySaverHook(Hook):
         return SessionRunArgs(fetches)
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
-        self._watch.observe(runContext.session, int(runValues.results[_GLOBAL_STEP]))
         step = int(runValues.results[_GLOBAL_STEP]) + 1
         # The fetched step may already include this run's increment (a variable read in the training
         # run, e.g. a JVM VariableV2), one too high, which would fire the timer a step early; so the

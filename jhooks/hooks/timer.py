@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from jhooks.hooks.global_step_watch import GlobalStepWatch
-
 
 class SecondOrStepTimer:
     """Mirrors ``tf.compat.v1.train.SecondOrStepTimer`` (twin of org.jhooks.hooks.SecondOrStepTimer).
@@ -23,7 +21,6 @@ class SecondOrStepTimer:
             raise ValueError("Can not provide both every_secs and every_steps.")
         self._everySecs = everySecs
         self._everySteps = None if everySteps is None else int(everySteps)
-        self._watch = GlobalStepWatch()
         self.reset()
 
     def reset(self) -> None:
@@ -45,10 +42,8 @@ class SecondOrStepTimer:
 
         TF's pattern: the step fetched with the train op is only a hint (it may be read before the
         increment); when the hint says the timer may fire, the step is re-read with a raw run and
-        returned if the timer fires for it. Warns (:class:`GlobalStepWatch`) when the global step
-        did not advance since the last call.
+        returned if the timer fires for it.
         """
-        self._watch.observe(session, fetchedStep)
         if not self.shouldTriggerForStep(fetchedStep + 1):
             return None
         step = session.globalStep()

@@ -94,6 +94,16 @@ def resolve_feeds(graph: tf.Graph, feeds: Mapping[str, Any] | None, where: Where
 def _checked_feed(tensor: tf.Tensor, name: str, value: Any, where: Where) -> Any:
     if isinstance(value, (tf.Tensor, tf.Operation)) or tensor.dtype in (tf.resource, tf.variant):
         return value  # TF raises its own TypeError for these; nothing to cast
+    if _kinds(value) - {_dtype_kind(tensor.dtype), None}:
+        # TF's session would cast (True -> 1.0, b"1.5" -> 1.5, 2.0 -> True); the contract and the JVM
+        # driver cast only numbers into other number types
+        hook, callback = where()
+        raise GraphNameError(
+            hook,
+            callback,
+            name,
+            f"cannot be fed {_describe(value)} as {tensor.dtype.name}: only numbers convert to other number types",
+        )
     try:
         array = np.asarray(value, dtype=tensor.dtype.as_numpy_dtype)
     except (TypeError, ValueError, OverflowError) as e:
@@ -107,6 +117,35 @@ def _checked_feed(tensor: tf.Tensor, name: str, value: Any, where: Where) -> Any
             hook, callback, name, f"cannot be fed {_describe(value)}: the tensor's shape is {tensor.shape}"
         ) from None
     return array
+
+
+def _dtype_kind(dtype: tf.DType) -> str:
+    if dtype == tf.bool:
+        return "bool"
+    if dtype == tf.string:
+        return "string"
+    return "number"
+
+
+def _element_kind(item: Any) -> str | None:
+    if isinstance(item, (bool, np.bool_)):
+        return "bool"
+    if isinstance(item, (bytes, str, np.bytes_, np.str_)):
+        return "string"
+    if isinstance(item, (int, float, complex, np.number)):
+        return "number"
+    return None
+
+
+def _kinds(value: Any) -> set[str | None]:
+    """What ``value`` holds: ``"number"``, ``"bool"``, ``"string"`` (None for anything else)."""
+    try:
+        array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=object)
+    except ValueError:  # ragged nests: the cast below names the problem
+        return set()
+    if array.dtype != object:
+        return {{"b": "bool", "S": "string", "U": "string"}.get(array.dtype.kind, "number")}
+    return {_element_kind(item) for item in array.flat}
 
 
 def _describe(value: Any) -> str:

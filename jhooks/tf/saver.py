@@ -4,7 +4,10 @@ One per graph, shared by every adapter. ``prepare(graph)`` is called from each a
 ``begin()`` (TF calls every hook's ``begin()`` before it finalizes the graph); it builds a
 ``tf.compat.v1.train.Saver`` over all global variables (which include the global step) and
 rebuilds it if an earlier hook's ``begin()`` added variables. The saver is not added to the
-SAVERS collection, so a Scaffold's own default saver is unaffected.
+SAVERS collection, so a Scaffold's own default saver is unaffected. With it comes the fused
+finiteness check of the same variables (``jhooks.checkpoint.finite_ops``), which the savers run
+before a save (``TfSessionView.nonFiniteVariables``; docs/standard-hooks.md, "No poisoned
+checkpoints").
 """
 
 from __future__ import annotations
@@ -14,13 +17,28 @@ import weakref
 
 import tensorflow as tf
 
+from jhooks.checkpoint import finite_ops
+
 
 class GraphSaver:
-    """The ops of one V2, unsharded saver over a fixed list of variables."""
+    """The ops of one V2, unsharded saver over a fixed list of variables, and the finiteness check
+    of those variables: ``(sumsFinite, eachFinite, keys)`` tensor names (finite_ops.build)."""
 
-    def __init__(self, saver: tf.compat.v1.train.Saver, variableNames: frozenset) -> None:
+    def __init__(
+        self, saver: tf.compat.v1.train.Saver, variableNames: frozenset, finite: tuple[str, str, list[str]]
+    ) -> None:
         self.saver = saver
         self.variableNames = variableNames
+        self.finite = finite
+
+    def nonFinite(self, session) -> list[str]:
+        """The checkpoint keys of the float variables holding a NaN or an infinity (empty: all
+        finite): one run of the fused sums, and only when one is not finite the exact per-variable
+        check (a second run)."""
+        sums, each, keys = self.finite
+        if not keys or bool(session.run(sums)):
+            return []
+        return [k for k, ok in zip(keys, list(session.run(each))) if not bool(ok)]
 
     def save(self, session, prefix: str) -> None:
         """Writes ``prefix.index`` and ``prefix.data-00000-of-00001``; not the state file."""
@@ -40,6 +58,18 @@ def _variable_names(graph: tf.Graph) -> frozenset:
     return frozenset(v.name for v in graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES))
 
 
+def read_tensors(graph: tf.Graph) -> dict[str, str]:
+    """``{checkpoint key: name of a tensor reading the value}`` of every global variable, sorted by
+    key: the variable op names tf.compat.v1.train.Saver uses as keys; resource variables give their
+    ``.../Read/ReadVariableOp:0`` tensor (built with the variable, so a finalized graph works), ref
+    variables ``name:0``."""
+    out = {}
+    for v in graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES):
+        read = getattr(v, "_graph_element", None)
+        out[v.op.name] = (v if read is None else read).name
+    return dict(sorted(out.items()))
+
+
 def prepare(graph: tf.Graph) -> GraphSaver | None:
     """Builds (or rebuilds) the graph's saver unless it is current; None when nothing to save."""
     with _lock:
@@ -52,7 +82,9 @@ def prepare(graph: tf.Graph) -> GraphSaver | None:
             saver = tf.compat.v1.train.Saver(
                 var_list=variables, sharded=False, name="jhooks_saver", write_version=tf.compat.v1.train.SaverDef.V2
             )
-        built = GraphSaver(saver, names)
+            reads = {key: graph.get_tensor_by_name(name) for key, name in read_tensors(graph).items()}
+            sums, each, keys = finite_ops.build(tf, reads, "jhooks_variables_finite")
+        built = GraphSaver(saver, names, (sums.name, each.name, keys))
         _savers[graph] = built
         return built
 

@@ -83,12 +83,18 @@ class TfSessionView(Session):
         with the variable, so a finalized graph works), ref variables ``name:0``.
         AsyncCheckpointSaverHook snapshots these with one raw run (docs/standard-hooks.md).
         """
-        variables = self.graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
-        out = {}
-        for v in variables:
-            read = getattr(v, "_graph_element", None)
-            out[v.op.name] = (v if read is None else read).name
-        return dict(sorted(out.items()))
+        return graph_saver.read_tensors(self.graph)
+
+    def nonFiniteVariables(self) -> list[str]:
+        """The checkpoint keys of the float variables :meth:`save` writes that hold a NaN or an
+        infinity, sorted; empty when all are finite. One fused check built with the graph's saver
+        (``jhooks.checkpoint.finite_ops``: one ``reduce_sum`` per variable, one bool fetched), a
+        second run naming the variables only when it fails. The checkpoint saver hooks run it
+        before ``save`` (docs/standard-hooks.md, "No poisoned checkpoints").
+
+        Raises RuntimeError naming the hook and callback when no adapter prepared the graph (as
+        :meth:`save`)."""
+        return self._saver().nonFinite(self.rawSession)
 
     def checkpointGuard(self) -> CheckpointGuard:
         """The CheckpointGuard of the raw TF session (stored on it): every hook's view of this

@@ -14,7 +14,22 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RUN = os.path.join(REPO, "benchmarks", "run.py")
 STANDARD = ("StopAtStepHook", "NanTensorHook", "StepCounterHook", "LoggingTensorHook")
 
-EXPECTED = {"P1", "P2", "P3", "P4", "P4_jvm", "P5", "P5_sync", "P6", "P6_py", "P6_jvm", "P9a", "P9b", "sizes"}
+EXPECTED = {
+    "P1",
+    "P2",
+    "P3",
+    "P4",
+    "P4_jvm",
+    "P5",
+    "P5_sync",
+    "P5_check",
+    "P6",
+    "P6_py",
+    "P6_jvm",
+    "P9a",
+    "P9b",
+    "sizes",
+}
 EXPECTED |= {"P7", "P7_py64", "P7_py1", "P7_jvm64", "P7_jvm1"}
 EXPECTED |= {f"P8{x}" for x in "abcdef"} | {f"P8{x}/{h}" for x in "abcdef" for h in STANDARD}
 

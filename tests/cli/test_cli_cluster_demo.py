@@ -14,6 +14,9 @@ from jhooks.cli.main import main
         (["--workers", "1", "--java-workers", "2"], "javaWorkers=2"),
         (["--workers", "-1"], "workers=-1"),
         (["--steps", "0"], "got 0"),
+        # the ps restart waits for a checkpoint past step 0: the final one when no save comes before
+        (["--steps", "100", "--save-steps", "100"], "steps (100) must be above saveSteps (100)"),
+        (["--steps", "30", "--save-steps", "100"], "raise --steps or pass --no-ps-restart"),
     ],
 )
 def test_bad_numbers_are_refused_with_the_value(argv, message, capsys, tmp_path):

@@ -87,6 +87,18 @@ def train(
     return {"runs": runs, "stopped": stopped, "lastStep": last}
 
 
+def scoped_step_graph():
+    """TF's test_global_step_name graph: the global step is the variable ``bar/foo``, one step per run."""
+    with tf.compat.v1.variable_scope("bar"):
+        gs = tf.compat.v1.get_variable(
+            "foo",
+            initializer=np.int64(0),
+            trainable=False,
+            collections=[tf.compat.v1.GraphKeys.GLOBAL_STEP, tf.compat.v1.GraphKeys.GLOBAL_VARIABLES],
+        )
+    return gs, gs.assign_add(1)
+
+
 def in_graph(build: Callable[[], Any]) -> Any:
     """``build()`` inside a fresh default graph; returns (graph, its result)."""
     g = tf.Graph()

@@ -82,8 +82,10 @@ def test_never_deletes_outside_its_subdir_and_resumes(tmp_path):
     ckpt = str(tmp_path / "ckpt")
     bestDir = os.path.join(ckpt, "best")
     os.makedirs(bestDir)
-    # files a careless listener could take for its own: a stranger in best/, and the saver's dir
-    for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
+    # files a careless listener could take for its own: strangers in best/, and the saver's dir
+    # (model.ckpt-99.index there would be an orphan of its own: test_best_checkpoints_faults.py)
+    strangers = [os.path.join(bestDir, n) for n in ("other.ckpt-99.index", "model.ckpt-99.index.bak")]
+    for path in strangers + [os.path.join(ckpt, "notes.txt")]:
         with open(path, "w") as f:
             f.write("keep me")
     # what a killed copy and a killed index write leave: removed by begin()
@@ -95,9 +97,9 @@ def test_never_deletes_outside_its_subdir_and_resumes(tmp_path):
     # a new run (restored from the latest checkpoint, step 3) continues the ranking from the index file
     second = run(tmp_path, lambda d: BestCheckpointsListener(d, "metric:0", mode="max", keep=2), runs=2)[1]
     assert second.best() == [(2, 4.0), (4, 3.0)]
-    assert steps_in(bestDir) == [2, 4, 99]
+    assert steps_in(bestDir) == [2, 4, 99]  # the .bak
     assert not [f for f in os.listdir(bestDir) if ".tmp" in f or "tempstate" in f]
-    for path in (os.path.join(bestDir, "model.ckpt-99.index"), os.path.join(ckpt, "notes.txt")):
+    for path in strangers + [os.path.join(ckpt, "notes.txt")]:
         with open(path) as f:
             assert f.read() == "keep me"
 

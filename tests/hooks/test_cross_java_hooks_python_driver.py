@@ -16,7 +16,7 @@ import jpype
 import numpy as np
 import pytest
 import tensorflow as tf
-from hooks_support import Model, in_graph, read_checkpoint, train
+from hooks_support import Model, in_graph, read_checkpoint, scoped_step_graph, train
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import jhooks
@@ -24,6 +24,7 @@ from jhooks import hooks as pyhooks
 from jhooks.bridge import JavaHook
 from jhooks.bridge.convert.arrays import to_java, to_numpy
 from jhooks.hooks import NanLossDuringTrainingError
+from jhooks.tf import GraphNameError, to_tf_hooks
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -125,6 +126,17 @@ def test_java_step_counter_writes_global_step_per_sec_at_tensorflows_steps(tmp_p
     assert float(java.lastRate()) == pytest.approx(ours[-1].value)
 
 
+def test_java_step_counter_tags_its_summary_with_the_global_step_op_name(tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        _, train_op = scoped_step_graph()
+        java = J("StepCounterHook")(Int(1), None, str(tmp_path), None)
+        with tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([JavaHook(java)])) as sess:
+            for _ in range(3):
+                sess.run(train_op)
+    assert events(tmp_path).Tags()["scalars"] == ["bar/foo/sec"]  # TF's tag (TF's test_global_step_name)
+
+
 def with_summaries():
     m = Model()
     m.scalar = tf.compat.v1.summary.scalar("train_loss", m.loss)
@@ -205,6 +217,21 @@ def test_java_feed_fn_hook_feeds_the_placeholder_that_trains_the_model():
     assert calls == [0, 1, 2, 3]
     assert final.final_ops_values == reference(feed=True)
     assert final.final_ops_values != reference(feed=False)
+
+
+def test_a_java_hook_feeding_bools_into_a_float_tensor_is_refused_by_the_python_driver():
+    # TF's session would feed them as 1.0/0.0; the contract (and the JVM driver) refuse a non-number
+    supplier = jpype.JProxy(
+        "java.util.function.Supplier", dict={"get": lambda: java_map({"x:0": to_java(np.ones([4], bool))})}
+    )
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        with pytest.raises(GraphNameError) as err:
+            train([JavaHook(J("FeedFnHook")(supplier))], m, 1)
+    assert "FeedFnHook" in str(err.value) and err.value.callback == "beforeSessionRun"
+    assert err.value.name == "x:0" and str(err.value).endswith(
+        "cannot be fed a value of shape (4,) (bool) as float32: only numbers convert to other number types"
+    )
 
 
 # --- ProgressBarHook ------------------------------------------------------------------------------

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pytest
 import tensorflow as tf
-from hooks_support import Model, in_graph, train
+from hooks_support import Model, in_graph, scoped_step_graph, train
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from jhooks.hooks import Scaffold, StepCounterHook, SummarySaverHook
 from jhooks.hooks.event_writer import EventWriter
+from jhooks.tf import to_tf_hooks
 
 
 def load(logdir):
@@ -42,6 +44,26 @@ def test_step_counter_writes_the_same_steps_as_tensorflow(tmp_path, everyNSteps,
     ours = load(tmp_path / "ours").Scalars("global_step/sec")
     assert [e.step for e in ours] == theirs and theirs
     assert all(e.value > 0 for e in ours) and hook.lastRate() == pytest.approx(ours[-1].value)
+
+
+def test_step_counter_tags_its_summary_with_the_global_step_op_name_as_tensorflow(tmp_path, caplog):
+    tags = {}
+    for who in ("tf", "ours"):
+        g = tf.Graph()
+        with g.as_default():
+            _, train_op = scoped_step_graph()
+            if who == "tf":
+                hook = tf.compat.v1.train.StepCounterHook(every_n_steps=1, output_dir=str(tmp_path / who))
+            else:
+                hook = to_tf_hooks([StepCounterHook(everyNSteps=1, outputDir=str(tmp_path / who))])[0]
+            with caplog.at_level(logging.INFO), tf.compat.v1.train.MonitoredSession(hooks=[hook]) as sess:
+                for _ in range(3):
+                    sess.run(train_op)
+            tf.compat.v1.summary.FileWriterCache.clear()
+        tags[who] = load(tmp_path / who).Tags()["scalars"]
+    assert tags["ours"] == tags["tf"] == ["bar/foo/sec"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "jhooks.hooks.step_counter"]
+    assert lines and all(line.startswith("bar/foo/sec: ") for line in lines)
 
 
 def test_step_counter_argument_errors():

@@ -96,3 +96,24 @@ def test_bad_arguments_name_the_hook_and_the_value(args, message):
     with pytest.raises(ValueError) as e:
         GlobalStepWaiterHook(*args)
     assert str(e.value) == "GlobalStepWaiterHook: " + message
+
+
+def test_step_zero_does_not_read_the_run_context_in_either_twin_as_tensorflows():
+    """TF's test_not_wait_for_step_zero calls before_run with a bare context; both twins take None."""
+    import jpype
+
+    from jhooks.bridge.process import jvm as jvm_module
+
+    jvm_module.start()
+    theirs = tf.compat.v1.train.GlobalStepWaiterHook(wait_until_step=0)
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.train.get_or_create_global_step()
+        theirs.begin()
+    assert theirs.before_run(None) is None
+    python = GlobalStepWaiterHook(0)
+    python.beginSession()
+    assert python.beforeSessionRun(None) is None
+    java = jpype.JClass("org.jhooks.hooks.GlobalStepWaiterHook")(jpype.JLong(0))
+    java.beginSession()
+    assert java.beforeSessionRun(None) is None

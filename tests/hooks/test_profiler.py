@@ -121,3 +121,37 @@ def test_java_profiler_hook_writes_the_same_timelines_as_the_python_twin(jvm, tm
         # the same run's metadata went to both hooks: the same ops on the same devices
         ops = lambda t: sorted(e["args"]["name"] for e in t["traceEvents"] if e["ph"] == "X")  # noqa: E731
         assert ops(trace) == ops(load(tmp_path / "python" / f"timeline-{s}.json"))
+
+
+def run_metadata_events(directory):
+    """{tag: RunMetadata proto} of the event files in ``directory``, and each event's step."""
+    from tensorflow.core.protobuf import config_pb2
+
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("events.out.tfevents."):
+            # the raw events (TensorBoard's loader turns tagged_run_metadata into summaries)
+            for event in tf.compat.v1.train.summary_iterator(os.path.join(directory, name)):
+                if event.HasField("tagged_run_metadata"):
+                    tagged = event.tagged_run_metadata
+                    out[tagged.tag] = (event.step, config_pb2.RunMetadata.FromString(tagged.run_metadata))
+    return out
+
+
+def test_adds_each_traced_runs_metadata_to_the_event_file_as_step_n_as_tensorflow(jvm, tmp_path):
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        train([tf.compat.v1.train.ProfilerHook(save_steps=3, output_dir=str(tmp_path / "tf"))], m, 10)
+    tf.compat.v1.summary.FileWriterCache.clear()  # TF's writer is cached, flushed on close
+    J = jpype.JClass("org.jhooks.hooks.ProfilerHook")
+    java = J(jpype.JClass("java.lang.Integer")(3), None, str(tmp_path / "java"), None, None)
+    _, m = in_graph(Model)
+    with m.gs.graph.as_default():
+        train([ProfilerHook(saveSteps=3, outputDir=str(tmp_path / "python")), JavaHook(java)], m, 10)
+    found = {who: run_metadata_events(tmp_path / who) for who in ("tf", "python", "java")}
+    assert sorted(found["tf"]) == ["step_3", "step_6", "step_9"]
+    assert sorted(found["python"]) == sorted(found["java"]) == sorted(found["tf"])
+    for who in ("tf", "python", "java"):
+        for step, metadata in found[who].values():
+            assert step == 0  # TF's add_run_metadata(run_metadata, tag) sets no step
+            assert any("AssignAdd" in n.node_name for d in metadata.step_stats.dev_stats for n in d.node_stats)

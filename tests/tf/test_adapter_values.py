@@ -176,6 +176,61 @@ def test_a_hook_feed_tf_would_reject_names_hook_callback_tensor_and_value(graph,
     assert err.value.name == "x:0" and log == []
 
 
+NOT_A_NUMBER = [
+    (True, "bool"),
+    (np.array(True), "bool"),
+    (b"1.5", "bytes"),
+    ("1.5", "str"),
+    (np.array(b"1.5", dtype=object), "object"),
+]
+
+
+@pytest.mark.parametrize("value,described", NOT_A_NUMBER)
+def test_a_non_numeric_feed_into_a_numeric_tensor_is_refused_where_tf_would_cast_it(graph, value, described):
+    # TF's session casts these silently (True -> 1.0, b"1.5" -> 1.5); the contract and the JVM driver refuse
+    c = Counter()
+    problem = (
+        rf"'x:0' cannot be fed a value of shape \(\) \({described}\) as float32: "
+        r"only numbers convert to other number types$"
+    )
+    with pytest.raises(GraphNameError, match=r"Asker\.beforeSessionRun: " + problem):
+        with open_session("monitored", [Asker(jhooks.SessionRunArgs("doubled:0", {"x:0": value}))]) as sess:
+            sess.run(c.train)
+    with tf.compat.v1.Session() as tf_session:  # what TF itself does with the same feed
+        assert tf_session.run("doubled:0", {"x:0": value}) in (2.0, 3.0)
+
+
+@pytest.mark.parametrize(
+    "value,dtype", [(1, tf.bool), (np.float32(0.0), tf.bool), (3, tf.string), (b"yes", tf.bool), (True, tf.string)]
+)
+def test_numbers_bools_and_strings_do_not_convert_into_each_other(graph, value, dtype):
+    c = Counter()
+    tf.compat.v1.placeholder_with_default(tf.zeros((), dtype), shape=(), name="other")
+    with pytest.raises(GraphNameError, match=r"'other:0' cannot be fed .* as " + dtype.name + ": only numbers"):
+        with open_session("monitored", [Asker(jhooks.SessionRunArgs("other:0", {"other:0": value}))]) as sess:
+            sess.run(c.train)
+
+
+@pytest.mark.parametrize(
+    "value,dtype,expected",
+    [
+        (np.array([True, False]), tf.bool, [True, False]),
+        (b"abc", tf.string, b"abc"),
+        (np.array(7, np.int64), tf.int32, 7),
+        (2.9, tf.int32, 2),
+        ([], tf.float32, []),
+    ],
+)
+def test_values_of_the_tensors_kind_are_fed(graph, value, dtype, expected):
+    c = Counter()
+    shape = np.shape(value)
+    tf.compat.v1.placeholder_with_default(tf.zeros(shape, dtype), shape=shape, name="other")
+    hook = Asker(jhooks.SessionRunArgs("other:0", {"other:0": value}))
+    with open_session("monitored", [hook]) as sess:
+        sess.run(c.train)
+    assert hook.values[0].results.tolist() == expected
+
+
 def test_a_hook_feed_is_cast_to_the_tensors_dtype_as_tf_does(graph):
     c = Counter()
     hook = Asker(jhooks.SessionRunArgs("doubled:0", {"x:0": np.array(3, np.int64)}))

@@ -67,6 +67,21 @@ class JavaSession(Session):
             raise NotImplementedError(str(_backend().unwrap(e).getMessage())) from e
         return {str(entry.getKey()): str(entry.getValue()) for entry in listing.entrySet()}
 
+    def nonFiniteVariables(self) -> list[str]:
+        """The Java session's ``nonFiniteVariables()``: the saved float variables holding a NaN or
+        an infinity, checked by the Java session's own fused op (nothing crosses but the names).
+
+        Raises NotImplementedError (the Python twin of Java's UnsupportedOperationException) when
+        the Java view cannot check its variables.
+        """
+        try:
+            names = call_java(self.java.nonFiniteVariables)
+        except Exception as e:
+            if not _backend().is_instance(e, "java.lang.UnsupportedOperationException"):
+                raise
+            raise NotImplementedError(str(_backend().unwrap(e).getMessage())) from e
+        return [str(name) for name in names]
+
     def globalStepTensorName(self) -> str:
         name = self._globalStepName
         if name is None:
@@ -132,6 +147,24 @@ class _PythonSessionProxy:
         out = backend.jclass("java.util.LinkedHashMap")()
         for key, tensor in variables.items():
             out.put(backend.jstring(str(key)), backend.jstring(str(tensor)))
+        return out
+
+    @python_errors
+    def nonFiniteVariables(self) -> Any:
+        """The Python view's ``nonFiniteVariables()`` as a Java list; a view without it, or raising
+        NotImplementedError, gives Java's UnsupportedOperationException."""
+        backend = _backend()
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
+        check = getattr(self.session, "nonFiniteVariables", None)
+        if check is None:
+            raise backend.raisable(unsupported(f"{_describe(self.session)} cannot check its variables"))
+        try:
+            names = check()
+        except NotImplementedError as e:
+            raise backend.raisable(unsupported(str(e))) from None
+        out = backend.jclass("java.util.ArrayList")()
+        for name in names:
+            out.add(backend.jstring(str(name)))
         return out
 
     @python_errors

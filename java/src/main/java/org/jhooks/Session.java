@@ -63,6 +63,19 @@ public interface Session {
   }
 
   /**
+   * The checkpoint keys of the float variables that {@link #save(String)} writes holding a NaN or
+   * an infinity, in {@link #saveableVariables()} order; empty when all are finite. The checkpoint
+   * saver hooks call it before {@code save} and write nothing when it is not empty ({@code
+   * docs/standard-hooks.md}, "No poisoned checkpoints"); views without it make them fetch the
+   * values and check those.
+   *
+   * @throws UnsupportedOperationException this view cannot check its variables; the default
+   */
+  default java.util.List<String> nonFiniteVariables() {
+    throw new UnsupportedOperationException("this session view cannot check its variables");
+  }
+
+  /**
    * The {@link CheckpointGuard} every hook of this raw session shares (the NaN-loss signal that the
    * checkpoint savers check). Views that own a session (the JVM driver's {@code
    * org.jhooks.tf.TfSession}, the bridge's view of a Python session) return theirs; the default is

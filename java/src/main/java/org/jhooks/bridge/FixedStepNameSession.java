@@ -51,6 +51,11 @@ final class FixedStepNameSession implements Session {
   }
 
   @Override
+  public java.util.List<String> nonFiniteVariables() {
+    return python.nonFiniteVariables();
+  }
+
+  @Override
   public org.jhooks.CheckpointGuard checkpointGuard() {
     return python.checkpointGuard();
   }

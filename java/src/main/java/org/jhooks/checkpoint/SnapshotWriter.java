@@ -19,10 +19,12 @@ import org.tensorflow.types.family.TType;
  * values in a small private graph and session of its own, so the training session is not touched
  * and the values are those of one snapshot. The files are readable by {@code
  * tf.compat.v1.train.Saver}, {@code tf.train.load_checkpoint} and tensorflow-java's {@code
- * Session.restore}. The graph is rebuilt only when the variable names or dtypes change. Use from
- * one thread at a time; {@link #close()} releases the native graph and session. Twin of {@code
- * jhooks.checkpoint.snapshot_writer.SnapshotWriter}, which takes numpy arrays; this one takes
- * tensors (the callers convert with {@code org.jhooks.tf.TensorValues}, a layer above this one).
+ * Session.restore}. {@link #nonFinite} checks the same values for NaN and infinity with one fused
+ * op ({@link FiniteOps}) in that graph. The graph is rebuilt only when the variable names or dtypes
+ * change. Use from one thread at a time; {@link #close()} releases the native graph and session.
+ * Twin of {@code jhooks.checkpoint.snapshot_writer.SnapshotWriter}, which takes numpy arrays; this
+ * one takes tensors (the callers convert with {@code org.jhooks.tf.TensorValues}, a layer above
+ * this one).
  */
 public final class SnapshotWriter implements AutoCloseable {
   private Graph graph;
@@ -31,6 +33,7 @@ public final class SnapshotWriter implements AutoCloseable {
   private Placeholder<TString> prefixInput;
   private List<Placeholder<?>> valueInputs;
   private String saveOpName;
+  private FiniteOps.Check finite;
 
   /**
    * Writes {@code values} under {@code prefix}.
@@ -45,16 +48,8 @@ public final class SnapshotWriter implements AutoCloseable {
     if (values.isEmpty()) {
       throw new IllegalArgumentException("SnapshotWriter: no values to write to " + prefix);
     }
-    List<Tensor> tensors = new ArrayList<>(values.values());
+    List<Tensor> tensors = graphFor(values);
     try (TString prefixTensor = TString.scalarOf(prefix)) {
-      StringBuilder sig = new StringBuilder();
-      for (Map.Entry<String, ? extends Tensor> e : values.entrySet()) {
-        sig.append(e.getKey()).append('\u0000').append(e.getValue().dataType()).append('\u0000');
-      }
-      if (!sig.toString().equals(signature)) {
-        build(new ArrayList<>(values.keySet()), tensors);
-        signature = sig.toString();
-      }
       Session.Runner runner =
           session.runner().feed(prefixInput, prefixTensor).addTarget(saveOpName);
       for (int i = 0; i < tensors.size(); i++) {
@@ -62,6 +57,43 @@ public final class SnapshotWriter implements AutoCloseable {
       }
       runner.run().close();
     }
+  }
+
+  /**
+   * The keys of the float values (half, bfloat16, float32, float64) holding a NaN or an infinity,
+   * in the order of {@code values}; empty when all are finite. One fused check ({@link FiniteOps})
+   * in this writer's private session; a second run names the values only when it fails.
+   *
+   * @param values checkpoint key to value; the tensors stay the caller's
+   */
+  public List<String> nonFinite(Map<String, ? extends Tensor> values) {
+    if (values.isEmpty()) {
+      return List.of();
+    }
+    List<Tensor> tensors = graphFor(values);
+    return finite.nonFinite(
+        name -> {
+          Session.Runner runner = session.runner().fetch(name);
+          for (int i = 0; i < tensors.size(); i++) {
+            if (FiniteOps.isFloat(tensors.get(i).dataType())) {
+              runner.feed(valueInputs.get(i), tensors.get(i));
+            }
+          }
+          return runner.run();
+        });
+  }
+
+  private List<Tensor> graphFor(Map<String, ? extends Tensor> values) {
+    List<Tensor> tensors = new ArrayList<>(values.values());
+    StringBuilder sig = new StringBuilder();
+    for (Map.Entry<String, ? extends Tensor> e : values.entrySet()) {
+      sig.append(e.getKey()).append('\u0000').append(e.getValue().dataType()).append('\u0000');
+    }
+    if (!sig.toString().equals(signature)) {
+      build(new ArrayList<>(values.keySet()), tensors);
+      signature = sig.toString();
+    }
+    return tensors;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -80,6 +112,11 @@ public final class SnapshotWriter implements AutoCloseable {
     String[] keys = names.toArray(new String[0]);
     String[] slices = new String[keys.length];
     java.util.Arrays.fill(slices, "");
+    Map<String, Operand<?>> byKey = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < keys.length; i++) {
+      byKey.put(keys[i], inputs.get(i));
+    }
+    finite = FiniteOps.build(tf, byKey, "finite");
     saveOpName =
         tf.train
             .save(
@@ -103,5 +140,6 @@ public final class SnapshotWriter implements AutoCloseable {
       graph = null;
     }
     signature = null;
+    finite = null;
   }
 }

@@ -35,6 +35,9 @@ import org.tensorflow.ndarray.NdArray;
  *   <li>A failed write is raised on the training thread as a {@link
  *       org.jhooks.checkpoint.CheckpointSaveException} (cause: the original error) at the next
  *       callback, in {@link #waitForPendingSaves()} or in {@code end()}.
+ *   <li>No poisoned checkpoint: the writer thread checks the snapshot's float values for NaN and
+ *       infinity (one fused op in the {@link SnapshotWriter}'s session) and writes nothing when one
+ *       holds either (a WARNING names the step and the variables; no {@code afterSave}).
  *   <li>Listeners' {@code afterSave} runs on the training thread at the first callback after the
  *       files and the state file are on disk; {@code true} asks training to stop.
  * </ul>
@@ -75,9 +78,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final class PendingSave {
     final long step;
     final String prefix;
-    final Future<?> write;
+    final Future<Boolean> write;
 
-    PendingSave(long step, String prefix, Future<?> write) {
+    PendingSave(long step, String prefix, Future<Boolean> write) {
       this.step = step;
       this.prefix = prefix;
       this.write = write;
@@ -160,16 +163,20 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     }
     String finalPrefix = prefix;
     long labelled = step;
-    Future<?> write =
+    Future<Boolean> write =
         executor.submit(
             () -> {
               java.util.function.LongConsumer seam = beforeWrite;
               if (seam != null) {
                 seam.accept(labelled);
               }
-              writeSnapshot(writer, finalPrefix, snapshot);
+              List<String> nonFinite = writeSnapshot(writer, finalPrefix, snapshot);
+              if (!nonFinite.isEmpty()) {
+                refuseNonFinite(labelled, "writer thread", nonFinite);
+                return false;
+              }
               keeper.commit(finalPrefix);
-              return null;
+              return true;
             });
     pending.addLast(new PendingSave(step, prefix, write));
   }
@@ -210,8 +217,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
         return;
       }
       pending.removeFirst();
+      boolean written;
       try {
-        p.write.get();
+        written = p.write.get();
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         release();
@@ -220,7 +228,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
         Thread.currentThread().interrupt();
         throw failure(callback, "interrupted while waiting for checkpoint " + p.prefix, e);
       }
-      afterSave(current, p.step, p.prefix);
+      if (written) {
+        afterSave(current, p.step, p.prefix);
+      }
     }
   }
 

@@ -1,25 +1,26 @@
 package org.jhooks.hooks;
 
-import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.HookException;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
+import org.jhooks.checkpoint.CheckpointStateException;
 import org.jhooks.checkpoint.Checkpoints;
 import org.jhooks.tf.TensorValues;
 import org.tensorflow.ndarray.NdArray;
@@ -34,20 +35,26 @@ import org.tensorflow.ndarray.NdArray;
  * the step being saved. The sub-directory's state file lists the kept checkpoints worst first, so
  * its {@code model_checkpoint_path} (what {@code tf.train.latest_checkpoint(subdir)} restores) is
  * the best; {@code best_checkpoints.json} there records each one's metric value, so a restarted run
- * continues the ranking. A tie does not replace a kept checkpoint; a NaN metric never qualifies.
- * Files are copied, never moved: the saver's own checkpoints and rotation are untouched. The
- * listener writes and deletes only inside the sub-directory, and deletes only the {@code
- * <basename>-<step>} checkpoints it dropped from its own list. See {@code docs/standard-hooks.md}.
+ * continues the ranking. A tie does not replace a kept checkpoint; a NaN or infinite metric never
+ * qualifies. Files are copied, never moved: the saver's own checkpoints and rotation are untouched.
+ * The listener writes and deletes only inside the sub-directory, and deletes only {@code
+ * <basename>-<step>} checkpoints there: those it drops from its own list, and in {@code begin}
+ * those its index does not list (what a kill between a copy and the index write leaves); {@code
+ * begin} also makes the state file list what the index lists. An index that is not exactly one of
+ * this listener's ({@link BestCheckpointsIndex}) is a {@link HookException} in {@code begin} naming
+ * the file and the entry, and nothing is deleted. See {@code docs/standard-hooks.md}.
  */
 public final class BestCheckpointsListener implements CheckpointSaverListener {
   private static final String NAME = "BestCheckpointsListener";
 
-  /** The metric index file in the sub-directory. */
-  public static final String INDEX_FILE = "best_checkpoints.json";
+  /** The metric index file in the sub-directory ({@link BestCheckpointsIndex}). */
+  public static final String INDEX_FILE = BestCheckpointsIndex.FILE;
+
+  private static final Pattern CHECKPOINT_FILE =
+      Pattern.compile("(?s)(.+)(?:\\.index|\\.meta|\\.data-\\d{5}-of-\\d{5})");
 
   private static final System.Logger LOG =
       System.getLogger("org.jhooks.hooks.BestCheckpointsListener");
-  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().create();
 
   private final String checkpointDir;
   private final String metric;
@@ -193,19 +200,21 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
       throw new HookException(
           NAME, "begin", "cannot create the sub-directory '" + bestDir + "': " + e, e);
     }
+    best = load(); // before anything is deleted: a refused index leaves the dir as it is
+    pending = null;
     Checkpoints.cleanStaleTemporaries(bestDir, checkpointBasename); // incl. half-copied files
-    try (java.util.stream.Stream<Path> entries = Files.list(bestDir)) {
+    try (Stream<Path> entries = Files.list(bestDir)) {
       for (Path p : (Iterable<Path>) entries::iterator) { // an index file a killed write left
         if (p.getFileName().toString().startsWith(INDEX_FILE + ".tmp")
-            && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
           Files.delete(p);
         }
       }
     } catch (IOException e) {
       throw new HookException(NAME, "begin", "cannot clean '" + bestDir + "': " + e, e);
     }
-    best = load();
-    pending = null;
+    removeOrphans();
+    writeState(best);
   }
 
   @Override
@@ -229,7 +238,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   public synchronized boolean afterSave(Session session, long globalStep) {
     Entry e = pending != null && pending.step == globalStep ? pending : null;
     pending = null;
-    if (e == null || Double.isNaN(e.value) || !qualifies(e.value)) {
+    if (e == null || !Double.isFinite(e.value) || !qualifies(e.value)) { // the index: finite only
       return false;
     }
     String source =
@@ -246,14 +255,10 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     ranked.sort("max".equals(mode) ? byValue.reversed() : byValue); // stable: ties keep the older
     List<Entry> kept = new ArrayList<>(ranked.subList(0, Math.min(keep, ranked.size())));
     List<Entry> dropped = ranked.subList(kept.size(), ranked.size());
-    List<String> worstFirst = new ArrayList<>();
-    for (int i = kept.size() - 1; i >= 0; i--) {
-      worstFirst.add(Path.of(prefix(kept.get(i).step)).getFileName().toString());
-    }
-    Checkpoints.writeState(
-        bestDir, new CheckpointState(worstFirst.get(worstFirst.size() - 1), worstFirst));
+    // A kill from the copy on leaves files the index may not list: the next begin() removes them.
+    writeState(kept);
+    BestCheckpointsIndex.write(bestDir, metric, mode, kept, checkpointBasename);
     best = kept;
-    writeIndex();
     for (Entry d : dropped) {
       Checkpoints.deleteCheckpoint(bestDir, checkpointBasename, Path.of(prefix(d.step)));
     }
@@ -285,94 +290,112 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
     return "min".equals(mode) ? value < worst : value > worst;
   }
 
+  /**
+   * The index's entries whose checkpoints exist, best first; a {@link HookException} naming the
+   * file and the entry when the index is not exactly one of this listener's.
+   */
   private List<Entry> load() {
     Path path = bestDir.resolve(INDEX_FILE);
-    if (!Files.exists(path)) {
+    if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
       return new ArrayList<>();
     }
-    JsonObject data;
-    List<Entry> entries = new ArrayList<>();
+    List<Entry> listed;
     try {
-      data = JsonParser.parseString(Files.readString(path)).getAsJsonObject();
-      for (JsonElement el : data.getAsJsonArray("best")) {
-        JsonObject o = el.getAsJsonObject();
-        entries.add(new Entry(number(o, "step").getAsLong(), number(o, "value").getAsDouble()));
-      }
-    } catch (IOException | RuntimeException e) { // Gson: ClassCast, NumberFormat, IllegalState...
+      listed = BestCheckpointsIndex.read(path, metric, mode, checkpointBasename);
+    } catch (IOException e) {
       throw new HookException(
-          NAME, "begin", "cannot read " + path + ": " + e + "; remove or repair it", e);
+          NAME, "begin", path + ": cannot be read: " + e + "; remove or repair it", e);
+    } catch (IllegalArgumentException e) {
+      throw new HookException(NAME, "begin", path + ": " + e.getMessage(), e);
     }
-    String theirMetric = text(data, "metric");
-    String theirMode = text(data, "mode");
-    if (!metric.equals(theirMetric) || !mode.equals(theirMode)) {
-      throw new HookException(
-          NAME,
-          "begin",
-          path
-              + " ranks '"
-              + theirMetric
-              + "' ("
-              + theirMode
-              + "), not '"
-              + metric
-              + "' ("
-              + mode
-              + "); use another subdir");
-    }
+    List<Entry> entries = new ArrayList<>(listed);
     entries.removeIf(en -> !Checkpoints.checkpointExists(prefix(en.step)));
+    if (entries.size() < listed.size()) {
+      List<Long> missing = new ArrayList<>();
+      for (Entry en : listed) {
+        if (!entries.contains(en)) {
+          missing.add(en.step);
+        }
+      }
+      Collections.sort(missing);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          NAME
+              + ": "
+              + path
+              + " lists steps whose checkpoints are missing; not ranked: "
+              + missing);
+    }
     Comparator<Entry> byValue = Comparator.comparingDouble(Entry::value);
     entries.sort("max".equals(mode) ? byValue.reversed() : byValue);
     return entries;
   }
 
-  /** {@code o.name} if it is a JSON number (as Python's twin: not a boolean, not a string). */
-  private static JsonElement number(JsonObject o, String name) {
-    JsonElement e = o.get(name);
-    if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-      throw new IllegalStateException(name + " is not a number: " + e);
+  /**
+   * Deletes the checkpoint files (regular files {@code <basename>-<digits>.index}, {@code .meta},
+   * {@code .data-NNNNN-of-NNNNN}) in the sub-directory whose checkpoint the index does not list:
+   * what a kill between a copy and the index write, or before a drop, leaves.
+   */
+  private void removeOrphans() {
+    Set<String> listed = new HashSet<>();
+    for (Entry e : best) {
+      listed.add(Path.of(prefix(e.step)).getFileName().toString());
     }
-    return e;
-  }
-
-  /** {@code data.name} as text: a JSON string's value, else the JSON ({@code null} when absent). */
-  private static String text(JsonObject data, String name) {
-    JsonElement e = data.get(name);
-    return e == null ? null : e.isJsonPrimitive() ? e.getAsString() : e.toString();
-  }
-
-  private void writeIndex() {
-    JsonObject data = new JsonObject();
-    data.addProperty("metric", metric);
-    data.addProperty("mode", mode);
-    JsonArray list = new JsonArray();
-    for (Entry b : best) {
-      JsonObject o = new JsonObject();
-      o.addProperty("step", b.step);
-      o.addProperty("value", b.value);
-      o.addProperty("checkpoint", Path.of(prefix(b.step)).getFileName().toString());
-      list.add(o);
-    }
-    data.add("best", list);
-    Path tmp = null;
-    try {
-      tmp = Files.createTempFile(bestDir, INDEX_FILE + ".tmp", "");
-      Files.writeString(tmp, GSON.toJson(data) + "\n", StandardCharsets.UTF_8);
-      Files.move(
-          tmp,
-          bestDir.resolve(INDEX_FILE),
-          StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-      tmp = null;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + bestDir.resolve(INDEX_FILE), e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // the write's own error is being thrown
+    TreeSet<String> removed = new TreeSet<>();
+    try (Stream<Path> entries = Files.list(bestDir)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        Matcher m = CHECKPOINT_FILE.matcher(p.getFileName().toString());
+        if (m.matches()
+            && !listed.contains(m.group(1))
+            && Checkpoints.isOwnCheckpoint(bestDir, checkpointBasename, bestDir.resolve(m.group(1)))
+            && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(p);
+          removed.add(p.getFileName().toString());
         }
       }
+    } catch (IOException e) {
+      throw new HookException(NAME, "begin", "cannot remove orphans in '" + bestDir + "': " + e, e);
+    }
+    if (!removed.isEmpty()) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          NAME
+              + ": removed checkpoint files its index does not list from "
+              + bestDir
+              + ": "
+              + removed);
+    }
+  }
+
+  /**
+   * Makes the sub-directory's state file list {@code kept} (best first) worst first, so the best is
+   * {@code model_checkpoint_path}; with none kept, there is no state file.
+   */
+  private void writeState(List<Entry> kept) {
+    Path path = bestDir.resolve(Checkpoints.STATE_FILE);
+    if (kept.isEmpty()) {
+      try {
+        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(path);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot remove " + path, e);
+      }
+      return;
+    }
+    List<String> worstFirst = new ArrayList<>();
+    for (int i = kept.size() - 1; i >= 0; i--) {
+      worstFirst.add(Path.of(prefix(kept.get(i).step)).getFileName().toString());
+    }
+    CheckpointState state = new CheckpointState(worstFirst.get(worstFirst.size() - 1), worstFirst);
+    Optional<CheckpointState> current;
+    try {
+      current = Checkpoints.readState(bestDir);
+    } catch (CheckpointStateException e) {
+      current = Optional.empty();
+    }
+    if (!current.equals(Optional.of(state))) {
+      Checkpoints.writeState(bestDir, state);
     }
   }
 

@@ -26,8 +26,10 @@ import org.tensorflow.ndarray.NdArray;
  * org.jhooks.SaveDecision#SKIP} skips that save (no files, state file untouched, no {@code
  * afterSave}; TF #20992); and no checkpoint of the step a NaN loss produced, or of a later one, is
  * written (the session's {@link org.jhooks.CheckpointGuard}, fed by {@link NanTensorHook} and by
- * the losses this hook fetches; a WARNING names each refused step). TF's hook writes the NaN
- * weights.
+ * the losses this hook fetches; a WARNING names each refused step); nor one whose float variables
+ * hold a NaN or an infinity (weights can turn NaN one run before the loss): one fused check before
+ * each save, {@link Session#nonFiniteVariables()} or of the snapshot's values. TF's hook writes the
+ * NaN weights.
  */
 public final class CheckpointSaverHook extends CheckpointSaverHookBase {
   private SnapshotWriter writer;
@@ -105,22 +107,52 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
       return;
     }
     try {
-      if (saver.variables() == null) {
+      Map<String, String> variables = saver.variables();
+      List<String> ownCheck = variables == null ? ownCheck(session) : null;
+      if (variables == null && ownCheck != null) {
+        if (!ownCheck.isEmpty()) {
+          refuseNonFinite(step, callback, ownCheck);
+          return;
+        }
         session.save(prefix);
+      } else if (variables == null && !listsVariables(session)) {
+        session.save(prefix); // a view that can neither check nor list its variables: unchecked
       } else {
         @SuppressWarnings("unchecked")
         Map<String, NdArray<?>> values =
-            (Map<String, NdArray<?>>) session.run(new LinkedHashMap<>(saver.variables()));
+            (Map<String, NdArray<?>>) session.run(new LinkedHashMap<>(saver.variablesIn(session)));
         if (writer == null) {
           writer = new SnapshotWriter();
         }
-        writeSnapshot(writer, prefix, values);
+        List<String> nonFinite = writeSnapshot(writer, prefix, values);
+        if (!nonFinite.isEmpty()) {
+          refuseNonFinite(step, callback, nonFinite);
+          return;
+        }
       }
       keeper.commit(prefix);
     } catch (RuntimeException e) {
       throw saveFailure(callback, step, prefix, e);
     }
     afterSave(session, step, prefix);
+  }
+
+  /** The view's own check of what {@link Session#save} writes, or null when it has none. */
+  private static List<String> ownCheck(Session session) {
+    try {
+      return session.nonFiniteVariables();
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  private static boolean listsVariables(Session session) {
+    try {
+      session.saveableVariables();
+      return true;
+    } catch (UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   @Override

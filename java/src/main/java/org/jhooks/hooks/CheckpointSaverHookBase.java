@@ -192,6 +192,26 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     return false;
   }
 
+  /**
+   * Logs the WARNING for a checkpoint not written because {@code variables} (checkpoint keys) hold
+   * a NaN or an infinity.
+   */
+  final void refuseNonFinite(long step, String callback, List<String> variables) {
+    Long last = lastSavedStep();
+    log.log(
+        System.Logger.Level.WARNING,
+        name
+            + ": not saving the checkpoint of step "
+            + step
+            + " ("
+            + callback
+            + "): variables "
+            + String.join(", ", variables)
+            + " hold NaN or infinity; the latest checkpoint stays "
+            + (last == null ? "none" : keeper.prefixFor(last))
+            + " (TensorFlow's CheckpointSaverHook would write them).");
+  }
+
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     current = runContext.session();
@@ -319,12 +339,15 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   /**
    * Writes heap values with the snapshot writer, as tensors converted here (the writer lives below
-   * the TF adapter).
+   * the TF adapter), unless a float value holds a NaN or an infinity.
    *
+   * @return the keys of the values holding a NaN or an infinity (nothing was written), or empty
+   *     (written)
    * @throws IllegalArgumentException a value has an element type with no TF dtype (names the
    *     variable)
    */
-  static void writeSnapshot(SnapshotWriter writer, String prefix, Map<String, NdArray<?>> values) {
+  static List<String> writeSnapshot(
+      SnapshotWriter writer, String prefix, Map<String, NdArray<?>> values) {
     Map<String, Tensor> tensors = new LinkedHashMap<>();
     try {
       for (Map.Entry<String, NdArray<?>> e : values.entrySet()) {
@@ -335,7 +358,11 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
               "cannot write variable '" + e.getKey() + "': " + x.getMessage(), x);
         }
       }
-      writer.writeSnapshot(prefix, tensors);
+      List<String> nonFinite = writer.nonFinite(tensors);
+      if (nonFinite.isEmpty()) {
+        writer.writeSnapshot(prefix, tensors);
+      }
+      return nonFinite;
     } finally {
       tensors.values().forEach(Tensor::close);
     }

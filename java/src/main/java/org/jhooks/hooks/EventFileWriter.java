@@ -1,5 +1,6 @@
 package org.jhooks.hooks;
 
+import com.google.protobuf.ByteString;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,6 +18,7 @@ import java.util.zip.CRC32C;
 import org.tensorflow.proto.Event;
 import org.tensorflow.proto.SessionLog;
 import org.tensorflow.proto.Summary;
+import org.tensorflow.proto.TaggedRunMetadata;
 
 /**
  * Writes a TensorBoard event file, as TensorFlow's {@code tf.compat.v1.summary.FileWriter}: file
@@ -145,6 +147,21 @@ public final class EventFileWriter implements AutoCloseable {
   public void addSessionLog(SessionLog.SessionStatus status, long step) {
     addEvent(
         Event.newBuilder().setStep(step).setSessionLog(SessionLog.newBuilder().setStatus(status)));
+  }
+
+  /**
+   * Writes a {@code tagged_run_metadata} event (TensorBoard's per-run compute time and memory for
+   * {@code tag}) without a step, as TF's {@code FileWriter.add_run_metadata(run_metadata, tag)}.
+   *
+   * @param runMetadata a serialized {@code RunMetadata} proto
+   */
+  public void addRunMetadata(String tag, byte[] runMetadata) {
+    addEvent(
+        Event.newBuilder()
+            .setTaggedRunMetadata(
+                TaggedRunMetadata.newBuilder()
+                    .setTag(tag)
+                    .setRunMetadata(ByteString.copyFrom(runMetadata))));
   }
 
   public synchronized void flush() {

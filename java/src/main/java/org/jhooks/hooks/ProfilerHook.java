@@ -11,6 +11,7 @@ import java.util.Map;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
 import org.jhooks.RunOptions;
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -26,9 +27,11 @@ import org.tensorflow.proto.RunMetadata;
  * <p>As TF: the first run only starts the timer (no trace); a later run is traced when the timer
  * fires for the step after the last one seen; after a traced run the global step is re-read with a
  * raw run and names the file; INFO {@code "Saving timeline for S into 'path'."} (logger {@code
- * org.jhooks.hooks.ProfilerHook}). The JSON is built here from the {@code RunMetadata} proto
- * ({@link #chromeTrace}), event for event what TF's Python {@code timeline.Timeline} writes.
- * Deliberate difference: no {@code step_N} run-metadata event is written to an event file.
+ * org.jhooks.hooks.ProfilerHook}); the run's {@code RunMetadata} goes to the event file of the
+ * output dir (shared per directory, as TF's {@code SummaryWriterCache}) tagged {@code step_<global
+ * step>}, for TensorBoard's per-run compute time and memory. The JSON is built here from the {@code
+ * RunMetadata} proto ({@link #chromeTrace}), event for event what TF's Python {@code
+ * timeline.Timeline} writes.
  */
 public final class ProfilerHook implements Hook {
   private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.ProfilerHook");
@@ -41,13 +44,13 @@ public final class ProfilerHook implements Hook {
   private Long nextStep;
   private boolean requestTrace;
   private final List<String> written = new ArrayList<>();
-  private final GlobalStepWatch watch = new GlobalStepWatch();
+  private final HookEventWriter events;
 
   /**
    * @param saveSteps trace every this many global steps, or {@code null}
    * @param saveSecs trace every this many seconds, or {@code null}
-   * @param outputDir directory of the trace files (created if missing); {@code null} or "" means
-   *     the working directory
+   * @param outputDir directory of the trace files and the event file (created if missing); {@code
+   *     null} or "" means the working directory
    * @param showDataflow flow arrows between producers and consumers of tensors ({@code null}: true,
    *     TF's default)
    * @param showMemory tensor lifetimes and per-allocator memory counters ({@code null}: false)
@@ -63,6 +66,7 @@ public final class ProfilerHook implements Hook {
     this.outputDir = outputDir == null ? "" : outputDir;
     this.showDataflow = showDataflow == null || showDataflow;
     this.showMemory = showMemory != null && showMemory;
+    this.events = new HookEventWriter(null, this.outputDir.isEmpty() ? "." : this.outputDir);
   }
 
   /** Paths of the trace files written so far, in order. */
@@ -73,6 +77,7 @@ public final class ProfilerHook implements Hook {
   @Override
   public void begin() {
     nextStep = null;
+    events.open();
   }
 
   @Override
@@ -87,7 +92,6 @@ public final class ProfilerHook implements Hook {
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     Map<?, ?> results = (Map<?, ?>) runValues.results();
     long stale = ((Number) ((NdArray<?>) results.get("global_step")).getObject()).longValue();
-    watch.observe(runContext.session(), stale);
     if (nextStep == null) {
       timer.updateLastTriggeredStep(stale);
     }
@@ -98,6 +102,11 @@ public final class ProfilerHook implements Hook {
       save(step, runValues.runMetadata());
     }
     nextStep = step + 1;
+  }
+
+  @Override
+  public void end(Session session) {
+    events.end();
   }
 
   private void save(long step, byte[] runMetadata) {
@@ -115,6 +124,10 @@ public final class ProfilerHook implements Hook {
           "ProfilerHook", "afterSessionRun", "writing the timeline " + path + " failed", e);
     }
     written.add(path.toString());
+    EventFileWriter writer = events.get();
+    if (writer != null) { // null when a session skipped begin (TF's hooks always get it)
+      writer.addRunMetadata("step_" + step, runMetadata);
+    }
   }
 
   /**

@@ -14,7 +14,6 @@ public final class SecondOrStepTimer {
   private final Long everySteps;
   private Long lastStep;
   private long lastNanos;
-  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param everySecs seconds between triggers, or {@code null}
@@ -49,11 +48,9 @@ public final class SecondOrStepTimer {
   /**
    * The global step to act on after a run, or empty. TF's pattern: the step fetched with the train
    * op is only a hint (it may be read before or after the increment); when the hint says the timer
-   * may fire, the step is re-read with a raw run and returned if the timer fires for it. Warns
-   * ({@link GlobalStepWatch}) when the global step did not advance since the last call.
+   * may fire, the step is re-read with a raw run and returned if the timer fires for it.
    */
   public OptionalLong dueStep(Session session, long fetchedStep) {
-    watch.observe(session, fetchedStep);
     if (!shouldTriggerForStep(fetchedStep + 1)) {
       return OptionalLong.empty();
     }

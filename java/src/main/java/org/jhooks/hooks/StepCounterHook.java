@@ -11,18 +11,37 @@ import org.tensorflow.ndarray.NdArray;
 /**
  * Measures global steps per second and logs it ({@code "global_step/sec: 12.5"}, INFO, logger
  * {@code org.jhooks.hooks.StepCounterHook}); with an output dir or writer also writes the scalar
- * summary {@code global_step/sec} at the global step. Twin of TensorFlow's {@code
- * tf.compat.v1.train.StepCounterHook} and of {@code jhooks.hooks.StepCounterHook}.
+ * summary at the global step. The tag is TF's: the global step's op name and {@code /sec} ({@code
+ * global_step/sec}; {@code bar/foo/sec} for a global step variable {@code bar/foo}). Twin of
+ * TensorFlow's {@code tf.compat.v1.train.StepCounterHook} and of {@code
+ * jhooks.hooks.StepCounterHook}.
  *
  * <p>Each run fetches the global step; when the timer would fire for {@code fetched + 1} the step
  * is re-read raw, and the rate is (steps since last trigger) / (seconds since last trigger).
+ *
+ * <p>As TF's hook it warns (WARNING, {@link #NOT_INCREASED} with the two values, TF's text) when
+ * the global step fetched with a run equals the one fetched with the previous run, the first {@link
+ * #MAX_NOT_INCREASED_WARNINGS} times; TF counts them per process ({@code log_first_n}), jhooks per
+ * hook. No other standard hook warns about it, as in TF.
  */
 public final class StepCounterHook implements Hook {
   private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.StepCounterHook");
 
+  /** TF's warning text; {@code %s} are the fetched value and the previous fetched value. */
+  public static final String NOT_INCREASED =
+      "It seems that global step (tf.train.get_global_step) has not been increased. Current value"
+          + " (could be stable): %s vs previous value: %s. You could increase the global step by"
+          + " passing tf.train.get_global_step() to Optimizer.apply_gradients or"
+          + " Optimizer.minimize.";
+
+  /** How many times one hook logs {@link #NOT_INCREASED} (TF: 5 per process). */
+  public static final int MAX_NOT_INCREASED_WARNINGS = 5;
+
   private final SecondOrStepTimer timer;
   private final HookEventWriter writer;
   private Double lastRate;
+  private Long lastFetched;
+  private int notIncreasedWarnings;
 
   /**
    * @param everyNSteps measure every this many global steps (TF's default 100), or {@code null}
@@ -74,6 +93,16 @@ public final class StepCounterHook implements Hook {
         record(elapsed[1] / elapsed[0], step, tag(session));
       }
     }
+    // TF's condition: the fetched value against the previous fetched value (it may be read before
+    // the run's increment; some optimizers, e.g. SyncReplicas, do not increase it by design)
+    if (lastFetched != null
+        && stale == lastFetched
+        && notIncreasedWarnings < MAX_NOT_INCREASED_WARNINGS) {
+      notIncreasedWarnings++;
+      long previous = lastFetched;
+      LOG.log(System.Logger.Level.WARNING, () -> String.format(NOT_INCREASED, stale, previous));
+    }
+    lastFetched = stale;
   }
 
   private void record(double stepsPerSec, long step, String tag) {

@@ -25,7 +25,6 @@ import org.tensorflow.ndarray.NdArray;
 public final class StopAtStepHook implements Hook {
   private final Long numSteps;
   private Long lastStep;
-  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param numSteps steps to run from the first session creation, or {@code null}
@@ -82,7 +81,6 @@ public final class StopAtStepHook implements Hook {
   @Override
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     long fetched = ((Number) ((NdArray<?>) runValues.results()).getObject()).longValue();
-    watch.observe(runContext.session(), fetched);
     long next = fetched + 1;
     if (next >= lastStep) {
       // The fetched value may be stale (read before the train op ran); the raw read is exact.

@@ -39,7 +39,6 @@ public final class SummarySaverHook implements Hook {
   private Long nextStep;
   private boolean requestSummary;
   private final List<Long> writtenSteps = new ArrayList<>();
-  private final GlobalStepWatch watch = new GlobalStepWatch();
 
   /**
    * @param saveSteps write every this many global steps, or {@code null}
@@ -98,7 +97,6 @@ public final class SummarySaverHook implements Hook {
   public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
     Map<?, ?> results = (Map<?, ?>) runValues.results();
     long fetched = ((Number) ((NdArray<?>) results.get(STEP_KEY)).getObject()).longValue();
-    watch.observe(runContext.session(), fetched);
     long globalStep = fetched + 1;
     // The fetched step may already include this run's increment (a VariableV2 read in the training
     // run), one too high, which would fire the timer a step early; so the step is re-read raw

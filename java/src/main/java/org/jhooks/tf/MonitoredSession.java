@@ -672,16 +672,27 @@ public final class MonitoredSession implements AutoCloseable {
   }
 
   /**
-   * A {@link Error} from a hook (StackOverflowError, OutOfMemoryError, ...) becomes a {@link
-   * HookException} naming the hook and callback, with the error as its cause; when even that cannot
-   * be made (memory), the error itself, with nothing added.
+   * A {@link Error} from a hook (StackOverflowError, OutOfMemoryError, ...) propagates as itself,
+   * as the Java convention expects (a caller catches the Error, not a wrapper), with an ERROR log
+   * record naming the hook and callback (the Error as its thrown) and, when the Error takes one, a
+   * suppressed {@link HookException} saying the same (the JVM's own StackOverflowError and
+   * OutOfMemoryError take none: their addSuppressed does nothing). When even that cannot be made
+   * (memory), the error itself, with nothing added.
    */
-  static RuntimeException hookFailure(String hook, String callback, Error e) {
-    try {
-      return new HookException(hook, callback, "raised " + e, e);
-    } catch (Error unable) {
-      throw e;
+  static Error hookFailure(String hook, String callback, Error e) {
+    for (Throwable s : e.getSuppressed()) {
+      if (s instanceof HookException) {
+        return e; // an inner callback (a hook calling another's) already named its hook
+      }
     }
+    try {
+      HookException where = new HookException(hook, callback, "raised " + e.getClass().getName());
+      e.addSuppressed(where);
+      LOG.log(System.Logger.Level.ERROR, where.getMessage(), e);
+    } catch (Error unable) { // nothing more can be made: the Error itself is what is thrown
+      return e;
+    }
+    return e;
   }
 
   /** Configures a {@link MonitoredSession}. */

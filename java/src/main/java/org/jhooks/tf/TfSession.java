@@ -7,13 +7,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jhooks.Nest;
 import org.jhooks.RunOptions;
+import org.jhooks.checkpoint.FiniteOps;
 import org.tensorflow.Graph;
 import org.tensorflow.GraphOperation;
+import org.tensorflow.Operand;
 import org.tensorflow.Output;
 import org.tensorflow.Result;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.Shape;
+import org.tensorflow.op.Ops;
 
 /**
  * The jhooks {@link org.jhooks.Session} view of a tensorflow-java {@link org.tensorflow.Session}.
@@ -47,6 +50,8 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final Map<String, Output<?>> outputs = new ConcurrentHashMap<>();
   private final Map<String, String> dtypeProblems = new ConcurrentHashMap<>(); // "" for none
   private final java.util.Set<String> presentTensors = ConcurrentHashMap.newKeySet();
+  private FiniteOps.Check finite; // of finiteOf, built by nonFiniteVariables()
+  private Map<String, String> finiteOf;
 
   /**
    * @param rawSession the session; this view closes it in {@link #close()}
@@ -425,6 +430,24 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The {@link #saveableVariables} of float type holding a NaN or an infinity, with one fused check
+   * ({@link FiniteOps}: one {@code reduce_sum} per variable, one bool fetched) added to the graph
+   * at the first call and again when the variables change; a second run names the variables only
+   * when it fails. Twin of Python's {@code TfSessionView.nonFiniteVariables}.
+   */
+  @Override
+  public synchronized List<String> nonFiniteVariables() {
+    Map<String, String> variables = saveableVariables();
+    if (finite == null || !variables.equals(finiteOf)) {
+      Map<String, Operand<?>> reads = new LinkedHashMap<>();
+      variables.forEach((key, tensor) -> reads.put(key, graph.outputOrThrow(tensor)));
+      finite = FiniteOps.build(Ops.create(graph), reads, "jhooks_variables_finite");
+      finiteOf = variables;
+    }
+    return finite.nonFinite(name -> raw.runner().fetch(name).run());
   }
 
   @Override

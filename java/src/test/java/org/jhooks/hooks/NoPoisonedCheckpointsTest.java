@@ -25,6 +25,13 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.tensorflow.Graph;
+import org.tensorflow.Operand;
+import org.tensorflow.Output;
+import org.tensorflow.op.Op;
+import org.tensorflow.op.Ops;
+import org.tensorflow.op.core.Variable;
+import org.tensorflow.types.TFloat32;
+import org.tensorflow.types.TInt64;
 
 /**
  * No poisoned checkpoints on the JVM driver: once the loss is NaN in the run that makes global step
@@ -166,5 +173,79 @@ public class NoPoisonedCheckpointsTest {
       assertFalse(guard.allowsSave(5));
       assertTrue(CheckpointGuard.of(b).allowsSave(Long.MAX_VALUE));
     }
+  }
+
+  /**
+   * Weights that turn NaN one run before the loss does (issue 30): {@code w} (float32 [3]) moves by
+   * the gradient of {@code |w - stopGradient(w) + c|}, with {@code c} 1 before global step 2 and 0
+   * from then on. The run starting at step 2 has a finite loss and the norm of the zero vector,
+   * whose gradient is 0/0: step 3 holds NaN weights; the next run's loss is NaN.
+   */
+  private static Graph nanWeightsFirstGraph() {
+    Graph g = new Graph();
+    Ops tf = Ops.create(g);
+    Variable<TInt64> globalStep = tf.withName("global_step").variable(tf.constant(0L));
+    Variable<TFloat32> w = tf.withName("w").variable(tf.constant(new float[] {1f, 1f, 1f}));
+    Operand<TInt64> stepRead = tf.math.add(globalStep, tf.constant(0L));
+    Operand<TFloat32> c =
+        tf.dtypes.cast(tf.math.less(stepRead, tf.constant(POISONED - 1)), TFloat32.class);
+    Operand<TFloat32> d = tf.math.add(tf.math.sub(w, tf.stopGradient(w)), c);
+    Operand<TFloat32> norm = tf.math.sqrt(tf.reduceSum(tf.math.square(d), tf.constant(0)));
+    Operand<TFloat32> fit =
+        tf.reduceSum(tf.math.square(tf.math.sub(w, tf.constant(2f))), tf.constant(0));
+    Operand<TFloat32> loss = tf.withName("loss").math.add(fit, norm);
+    Output<?> gradient = g.addGradients(loss.asOutput(), new Output<?>[] {w.asOutput()})[0];
+    Op update = tf.assignSub(w, tf.math.mul(tf.constant(0.01f), gradient.expect(TFloat32.class)));
+    tf.withControlDependencies(List.of(update, stepRead))
+        .withName("train")
+        .assignAdd(globalStep, tf.constant(1L));
+    return g;
+  }
+
+  @Test
+  public void weightsNanOneRunBeforeTheLossAreNotSavedInAnyOrder() throws IOException {
+    for (boolean async : new boolean[] {false, true}) {
+      for (boolean nanFirst : new boolean[] {false, true}) {
+        Path dir = tmp.newFolder().toPath();
+        CheckpointSaverHookBase saver =
+            async
+                ? AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(1).build()
+                : CheckpointSaverHook.builder(dir.toString()).saveSteps(1).build();
+        NanTensorHook nan = new NanTensorHook("loss:0", false);
+        try (Graph g = nanWeightsFirstGraph();
+            StandardHooksTest.Captured log =
+                new StandardHooksTest.Captured("org.jhooks.hooks." + saver.name)) {
+          int runs = train(g, nanFirst ? List.of(nan, saver) : List.of(saver, nan));
+          saver.close();
+          String what = (async ? "async" : "sync") + (nanFirst ? " nan-hook-first" : "");
+          assertEquals(what, (int) POISONED + 1, runs);
+          assertNoPoison(dir, POISONED - 1);
+          assertTrue(
+              what + " " + log.lines,
+              log.lines.stream()
+                  .anyMatch(
+                      l ->
+                          l.contains("not saving the checkpoint of step " + POISONED)
+                              && l.contains("variables w hold NaN or infinity")));
+        }
+      }
+    }
+  }
+
+  @Test
+  public void theDriversDefaultSaverRefusesWeightsNanBeforeTheLoss() throws IOException {
+    Path dir = tmp.newFolder().toPath();
+    try (Graph g = nanWeightsFirstGraph();
+        MonitoredSession s =
+            MonitoredTrainingSession.builder(g)
+                .checkpointDir(dir)
+                .saveCheckpointSteps(1)
+                .logStepCountSteps(0)
+                .build()) {
+      for (int i = 0; i < POISONED + 2 && !s.shouldStop(); i++) {
+        s.run("train");
+      }
+    }
+    assertNoPoison(dir, POISONED - 1);
   }
 }

@@ -10,6 +10,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
 import org.jhooks.Session;
@@ -26,8 +30,9 @@ import org.tensorflow.ndarray.NdArrays;
 
 /**
  * What leaves a Java hook's callback in the JVM driver (docs/contract.md, "End of input: only the
- * caller's own run"): end of input raised by a hook, a Java Error, invalid args and unknown names
- * are {@link HookException}s naming the hook and callback, the original kept as the cause.
+ * caller's own run"): end of input raised by a hook, invalid args and unknown names are {@link
+ * HookException}s naming the hook and callback, the original kept as the cause; a Java Error
+ * propagates as itself with a suppressed HookException naming them.
  */
 public class HookFailureTest {
   /** Runs {@code action} in {@code afterSessionRun} of its second run and records its calls. */
@@ -125,17 +130,66 @@ public class HookFailureTest {
   }
 
   @Test
-  public void aJavaErrorFromAHookNamesTheHookAndCallback() {
+  public void aJavaErrorFromAHookPropagatesAsItselfNamingTheHookAndCallback() {
     Acting overflow = new Acting(c -> recurse(0));
     Acting memory = new Acting(c -> new long[Integer.MAX_VALUE]);
-    for (Acting hook : List.of(overflow, memory)) {
-      try (Graph g = CounterGraph.counterWithInput(5)) {
-        RuntimeException e = failure(hook, g, 5);
-        assertTrue(e.toString(), e instanceof HookException);
-        assertEquals("afterSessionRun", ((HookException) e).callback());
-        assertTrue(e.getCause() instanceof Error);
-        assertTrue(e.getMessage(), e.getMessage().contains(e.getCause().getClass().getName()));
+    Acting direct =
+        new Acting(
+            c -> {
+              throw new OutOfMemoryError("Direct buffer memory"); // as java.nio.Bits throws it
+            });
+    Logger logger = Logger.getLogger(MonitoredSession.class.getName());
+    List<LogRecord> records = new ArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public synchronized void publish(LogRecord r) {
+            records.add(r);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(handler);
+    try {
+      for (Acting hook : List.of(overflow, memory, direct)) {
+        records.clear();
+        try (Graph g = CounterGraph.counterWithInput(5)) {
+          MonitoredSession s = MonitoredSession.builder(g).hooks(hook).build();
+          Error e =
+              assertThrows(
+                  Error.class,
+                  () -> {
+                    try (MonitoredSession session = s) {
+                      for (int i = 0; i < 5; i++) {
+                        session.run("next:0");
+                      }
+                    }
+                  });
+          assertTrue(
+              e.toString(),
+              hook == overflow ? e instanceof StackOverflowError : e instanceof OutOfMemoryError);
+          String named = "hook #1 (" + Acting.class.getName() + ").afterSessionRun: raised ";
+          // the JVM's own errors cannot take a suppressed exception (addSuppressed does nothing)
+          assertEquals(e.toString(), hook == direct ? 1 : 0, e.getSuppressed().length);
+          if (hook == direct) {
+            HookException where = (HookException) e.getSuppressed()[0];
+            assertEquals("hook #1 (" + Acting.class.getName() + ")", where.hook());
+            assertEquals("afterSessionRun", where.callback());
+            assertEquals(named + e.getClass().getName(), where.getMessage());
+          }
+          assertEquals(List.of("before@1", "after@1", "before@2", "after@2"), hook.calls);
+          assertEquals(1, records.size());
+          assertEquals(Level.SEVERE, records.get(0).getLevel());
+          assertEquals(named + e.getClass().getName(), records.get(0).getMessage());
+          assertEquals(e, records.get(0).getThrown());
+        }
       }
+    } finally {
+      logger.removeHandler(handler);
     }
   }
 
