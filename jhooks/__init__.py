@@ -2,7 +2,14 @@
 
 The top level is the hook API only: importing it loads neither tensorflow nor jpype. The
 lifecycle and error rules are in docs/contract.md.
+
+The distributions jhooks-conformance and jhooks-demo add the sub-packages ``jhooks.conformance``,
+``jhooks.testing`` and ``jhooks.demo`` (docs/build.md, "Artifacts"). Installed next to the library
+they share its directory; installed in another ``sys.path`` entry (``pip install --target``, a user
+site), ``extend_path`` finds them there.
 """
+
+import pkgutil
 
 from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.errors import CallerFeedConflictError, HookError, HookFeedConflictError, SessionRunArgsError
@@ -14,6 +21,7 @@ from jhooks.api.session import Coordinator, Session
 from jhooks.api.validation import HookValidationError, SnakeCaseHookWarning, validate_hook
 from jhooks.api.version import VERSION
 
+__path__ = pkgutil.extend_path(__path__, __name__)
 __version__ = VERSION
 
 __all__ = [

@@ -21,15 +21,19 @@ def _version(distribution: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Prints jhooks/Python, TensorFlow, JPype and tensorflow-java versions, how a JVM would start
-    here (sharing Python's TensorFlow runtime, tensorflow-java's own, or Java hooks only, and why),
-    the JavaCPP cache and the classpath; exit status 1 when the classpath cannot be found or its
+    """Prints jhooks/Python, jhooks's other distributions, TensorFlow, JPype and tensorflow-java
+    versions, how a JVM would start here (sharing Python's TensorFlow runtime, tensorflow-java's
+    own, or Java hooks only, and why), the JavaCPP cache and the classpath (with the jars of the
+    other distributions); exit status 1 when the classpath cannot be found or its
     jhooks jar is another version. Starts no JVM, imports no TF."""
     import jhooks
     from jhooks.bridge.process import runtime
     from jhooks.bridge.process.classpath import ClasspathError, classpath
+    from jhooks.cli import extensions
 
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
+    for distribution in sorted(set(extensions.ELSEWHERE.values())):
+        print(f"{distribution}: {_version(distribution)}")
     print(f"tensorflow: {runtime.installed_tensorflow() or 'not installed'}")
     print(f"jpype: {_version('JPype1')}")
     from jhooks.bridge.backend.jep_backend import jep_jar
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tensorflow-java: {tf_java}")
     print(f"jvm: {_mode(runtime, problem)}")
     print(f"javacpp cache: {runtime.javacpp_cache_dir(runtime.tensorflow_wheel_dir() is not None)}")
-    for jar in jars:
+    for jar in jars + [j for j in extensions.classpath() if j not in jars]:
         print(f"classpath: {jar}")
     return 0
 

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     raised for jhooks.cli.main to print as one line."""
     from jhooks.bridge.launcher.app import launch
     from jhooks.bridge.launcher.specs import LauncherError
+    from jhooks.cli import extensions
 
     parsed = _split(args)
     args.debug = parsed.debug  # given after MAIN_CLASS: main reads it from the outer namespace
@@ -72,4 +73,6 @@ def run(args: argparse.Namespace) -> int:
                 f"--classpath entry {entry!r} does not exist (relative to {os.getcwd()}); "
                 "give the path of your app's jar or classes directory"
             )
+    # the jars of the other installed jhooks distributions (the example apps of jhooks-demo, ...)
+    extra += [j for j in extensions.classpath() if j not in extra]
     return launch(parsed.main_class, parsed.app_args, parsed.hook, extra)

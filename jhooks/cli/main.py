@@ -1,4 +1,7 @@
-"""``python -m jhooks``: the subcommands and their dispatch."""
+"""``python -m jhooks``: the subcommands and their dispatch. The library's own (``info``, ``java``,
+``jvm-options``) are here; other distributions add theirs through the entry points of
+:mod:`jhooks.cli.extensions` (jhooks-conformance: ``conformance``; jhooks-demo: ``demo``,
+``cluster-demo``)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,15 @@ import sys
 import traceback
 
 from jhooks.api.version import VERSION
-from jhooks.cli import cluster_demo, conformance, demo, info, java, jvm_options
+from jhooks.cli import extensions, info, java, jvm_options
 
 
 def build_parser() -> argparse.ArgumentParser:
+    absent = sorted(f"{c} (pip install {d})" for c, d in extensions.ELSEWHERE.items() if extensions.missing(c))
     parser = argparse.ArgumentParser(
-        prog="python -m jhooks", description="TensorFlow training hooks that behave the same in Python and on the JVM."
+        prog="python -m jhooks",
+        description="TensorFlow training hooks that behave the same in Python and on the JVM.",
+        epilog="not installed here: " + ", ".join(absent) if absent else None,
     )
     parser.add_argument("--version", action="version", version=f"jhooks {VERSION}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of a usage error")
@@ -21,9 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     info.register(sub)
     java.register(sub)
     jvm_options.register(sub)
-    demo.register(sub)
-    cluster_demo.register(sub)
-    conformance.register(sub)
+    for register in extensions.commands().values():
+        register(sub)
     return parser
 
 
@@ -34,6 +39,12 @@ def _usage_errors() -> tuple[type[BaseException], ...]:
     from jhooks.bridge.process.errors import JavaClassNotFoundError, JvmError
 
     return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
+
+
+def _command(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv``: its first argument that is not an option (the top-level
+    options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def _signalled_sigint() -> bool:
@@ -60,7 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
     ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback.
     Ctrl-C (``KeyboardInterrupt``, or any error raised after jhooks' SIGINT handler saw one) prints
-    ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130."""
+    ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130.
+    A command of a jhooks distribution that is not installed prints one line naming the pip install
+    and returns 2."""
+    command = _command(sys.argv[1:] if argv is None else argv)
+    why = extensions.missing(command) if command is not None else None
+    if why is not None:
+        print(f"python -m jhooks {command}: {why}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)

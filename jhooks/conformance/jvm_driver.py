@@ -11,6 +11,7 @@ from typing import Any
 
 from jhooks.bridge.process.calls import python_errors
 from jhooks.conformance import scripted_hook, standard_hooks
+from jhooks.conformance.jars import start_jvm
 from jhooks.conformance.recording import JavaBackedRecorder
 
 
@@ -49,9 +50,8 @@ def run(
     ``extraHooks("java")`` gives org.jhooks.Hook objects registered after the scenario's hooks. On
     either bridge backend (JPype starts the JVM here; under jep this interpreter runs inside it)."""
     from jhooks.bridge.backend.choice import current
-    from jhooks.bridge.process import jvm
 
-    jvm.ensure_running(natives=True)
+    start_jvm(natives=True)
     backend = current()
     proxy = backend.proxy("org.jhooks.conformance.ForeignHooks", ForeignHooks())
     scenario_json = backend.jclass("com.google.gson.JsonParser").parseString(json.dumps(scenario)).getAsJsonObject()

@@ -71,10 +71,10 @@ def observe(
         return jvm_driver.run(scenario, languages, workdir, extraHooks)
     the_driver = driver.get(combo.driver)
     if "java" in languages:
-        from jhooks.bridge.process import jvm
+        from jhooks.conformance.jars import start_jvm
         from jhooks.conformance.recording import JavaBackedRecorder
 
-        jvm.start()
+        start_jvm()
         recorder: Any = JavaBackedRecorder()
     else:
         from jhooks.conformance.scripted_hook import Recorder

@@ -117,7 +117,9 @@ class UserHookCheck:
         if self._javaFactory is None:
             from jhooks.bridge import java_class
             from jhooks.bridge.backend.choice import current
+            from jhooks.conformance.jars import start_jvm
 
+            start_jvm()
             class_name = self._javaSpec.split("::", 1)[0] if self._javaSpec else ""
             java_class(class_name)  # starts the JVM; JavaClassNotFoundError naming the classpath
             loader = current().class_object(class_name).getClassLoader()

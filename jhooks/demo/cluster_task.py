@@ -102,9 +102,9 @@ def run_ps(spec: dict[str, Any]) -> None:
 
 
 def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
-    from jhooks.bridge.process import jvm
+    from jhooks.demo.jars import start_jvm
 
-    jvm.start()  # before TensorFlow: one runtime, shared with the JVM
+    start_jvm()  # before TensorFlow: one runtime, shared with the JVM
     import tensorflow as tf
 
     from jhooks.bridge import java_class
@@ -181,9 +181,9 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
 def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     from pathlib import Path
 
-    from jhooks.bridge.process import jvm
+    from jhooks.demo.jars import start_jvm
 
-    jvm.start(natives=True)
+    start_jvm(natives=True)
     from jhooks.bridge import java_class
     from jhooks.bridge.hooks.python_hooks import as_java_hook
     from jhooks.hooks import GlobalStepWaiterHook, StopAtStepHook

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge.process import jvm
 from jhooks.demo import model
+from jhooks.demo.jars import start_jvm
 from jhooks.demo.launch import python_hooks_installed
 from jhooks.hooks import (
     AsyncCheckpointSaverHook,
@@ -79,7 +79,7 @@ def run(
 ) -> PartResult:
     """Trains ``steps`` steps on the JVM from the latest checkpoint of ``checkpointDir``
     (``firstStep`` is its global step, 0 without one)."""
-    jvm.start(natives=True)
+    start_jvm(natives=True)
     saver = AsyncCheckpointSaverHook(checkpointDir, saveSteps=saveSteps, maxToKeep=0)
     counter = StepCounterHook(everyNSteps=summary_every(steps), outputDir=tensorboardDir)
     final = FinalOpsHook(FINAL_OPS)
@@ -110,6 +110,6 @@ def restore_on_jvm(csv: str, prefix: str) -> dict[str, np.ndarray]:
     variables (float64 copies, shapes as in the graph)."""
     from jhooks.bridge import java_class
 
-    jvm.start(natives=True)
+    start_jvm(natives=True)
     restored = java_class(MAIN_CLASS).restoreVariables(csv, prefix)
     return {str(k): np.array(list(restored.get(k)), dtype=np.float64) for k in restored.keySet()}

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from jhooks.api.hook import Hook
-from jhooks.bridge.process import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import model
+from jhooks.demo.jars import start_jvm
 from jhooks.demo.jvm_part import FINAL_OPS, PartResult, summary_every
 
 
@@ -52,7 +52,7 @@ def run(
     csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps: int, logEvery: int, learningRate: float
 ) -> PartResult:
     """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``."""
-    jvm.start()  # before TensorFlow: one runtime, shared with the JVM
+    start_jvm()  # before TensorFlow: one runtime, shared with the JVM
     import tensorflow as tf
 
     from jhooks.bridge import java_class

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from jhooks.bridge.process import jvm
 from jhooks.demo import data as demo_data
 from jhooks.demo import jvm_part, model, python_part
+from jhooks.demo.jars import start_jvm
 from jhooks.demo.jvm_part import PartResult
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ def _prepare_out(out: str) -> dict[str, str]:
 
 def run(config: DemoConfig) -> dict[str, Any]:
     """Runs both parts and the checks; returns the report (the ``--json`` document plus details)."""
-    jvm.start(natives=True)  # before TensorFlow is imported: one TensorFlow runtime for both languages
+    start_jvm(natives=True)  # before TensorFlow is imported: one TensorFlow runtime for both languages
     import tensorflow as tf
 
     dirs = _prepare_out(config.out)

@@ -314,7 +314,7 @@ def test_logged_stack_traces_stay_off_the_console_unless_verbose(tmp_path, verbo
 
 
 def test_junit_xml_reports_xfailed_as_skipped_and_keeps_unprintable_characters_parseable(tmp_path):
-    from jhooks.cli.conformance_report import write_junit_xml
+    from jhooks.conformance.report import write_junit_xml
     from jhooks.conformance.runner import CaseResult
 
     results = [

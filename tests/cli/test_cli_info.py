@@ -23,6 +23,8 @@ def test_info_prints_versions_cache_and_classpath():
     jars = classpath()
     assert done.stdout.splitlines() == [
         f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}",
+        f"jhooks-conformance: {importlib.metadata.version('jhooks-conformance')}",  # the other distributions
+        f"jhooks-demo: {importlib.metadata.version('jhooks-demo')}",
         f"tensorflow: {runtime.installed_tensorflow()}",
         f"jpype: {importlib.metadata.version('JPype1')}",
         _jep_line(),

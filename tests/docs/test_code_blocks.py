@@ -1,7 +1,9 @@
 """Every Python and Java block of README.md and docs/*.md runs as written: Sybil finds the fenced
 blocks; each Python block runs in a fresh interpreter (its own graph, eager mode as TensorFlow 2
-starts) in an empty working directory, each Java block compiles against the jhooks classpath
-(plus JUnit 4 from Gradle's cache when the block uses org.junit, as a user's test build would).
+starts) in an empty working directory, each Java block compiles against what a user's build
+would give it: the library jar (org.jhooks:jhooks) and its dependencies, the jhooks-conformance
+jar only when the block uses the suite (org.jhooks.conformance, org.jhooks.testing), JUnit 4 from
+Gradle's cache only when it uses org.junit, and never the checkout's demo or bench jars.
 
 A block that is a fragment by design is marked just above with ``<!-- skip: next -->`` (Sybil's
 skip directive) and a reason in prose; there are few, and this test lists them so none is added
@@ -19,6 +21,7 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser, SkipParser
 
+from jhooks.api.version import VERSION
 from jhooks.bridge.process import classpath
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +61,18 @@ def _junit_jars() -> list[str]:
     return [str(j) for j in jars]
 
 
+def _java_classpath(source: str) -> list[str]:
+    """The checkout's classpath as a user's build sees it for ``source`` (module docstring)."""
+    uses_suite = re.search(r"\borg\.jhooks\.(conformance|testing)\b", source) is not None
+    jars = [
+        j
+        for j in classpath.classpath()
+        if not re.match(r"jhooks-(demo|bench)-", Path(j).name)
+        and (uses_suite or not Path(j).name.startswith("jhooks-conformance-"))
+    ]
+    return jars + (_junit_jars() if "org.junit" in source else [])
+
+
 def _run_java(example) -> None:
     workdir: Path = example.namespace["tmp_path"]
     source = example.parsed
@@ -80,7 +95,7 @@ def _run_java(example) -> None:
             "-d",
             str(workdir / "classes"),
             "-cp",
-            os.pathsep.join(classpath.classpath() + (_junit_jars() if "org.junit" in text else [])),
+            os.pathsep.join(_java_classpath(text)),
             str(src),
         ],
         capture_output=True,
@@ -127,6 +142,15 @@ def test_every_fragment_is_marked():
         (str(Path(p.values[0].path).relative_to(ROOT)), p.values[0].parsed.strip().splitlines()[0]) for p in _examples()
     }
     assert FRAGMENTS <= blocks
+
+
+def test_a_java_block_gets_the_conformance_jar_only_when_it_uses_the_suite():
+    library = [Path(j).name for j in _java_classpath("import org.jhooks.Hook;")]
+    assert library[0] == f"jhooks-{VERSION}.jar"
+    assert not any(n.startswith(("jhooks-conformance-", "jhooks-demo-", "jhooks-bench-")) for n in library)
+    names = [Path(j).name for j in _java_classpath("import org.jhooks.conformance.ConformanceRunner;")]
+    assert any(n.startswith("jhooks-conformance-") for n in names)
+    assert not any(n.startswith(("jhooks-demo-", "jhooks-bench-")) for n in names)
 
 
 def test_quick_start_logs_each_step_once_in_order(tmp_path):

@@ -1,4 +1,5 @@
-"""The Java reference builds with ``gradle javadoc`` under doclint: every group but "missing" (HTML,
+"""The Java reference builds with ``gradle javadoc`` (and the conformance artifact's with ``gradle
+conformanceJavadoc``) under doclint: every group but "missing" (HTML,
 references, syntax, accessibility; a public member without a comment is left to review) with
 ``-Werror``, so any doclint error or warning fails the build; and those options really catch both."""
 
@@ -19,7 +20,12 @@ OPTIONS = ROOT / "build" / "tmp" / "javadoc" / "javadoc.options"  # written by G
 def javadoc_build():
     env = {k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"}
     done = subprocess.run(
-        ["gradle", "--console=plain", "javadoc"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+        ["gradle", "--console=plain", "javadoc", "conformanceJavadoc"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     return done
 
@@ -27,6 +33,10 @@ def javadoc_build():
 def test_gradle_javadoc_builds_the_reference_with_doclint_and_werror(javadoc_build):
     assert javadoc_build.returncode == 0, javadoc_build.stdout[-3000:] + javadoc_build.stderr[-5000:]
     assert (ROOT / "build" / "docs" / "javadoc" / "org" / "jhooks" / "ndarray" / "ViewLease.html").is_file()
+    # the conformance artifact's own reference, under the same rules
+    conformance = ROOT / "build" / "docs" / "conformance-javadoc" / "org" / "jhooks" / "conformance"
+    assert (conformance / "ConformanceRunner.html").is_file()
+    assert not (ROOT / "build" / "docs" / "javadoc" / "org" / "jhooks" / "conformance").exists()
     options = OPTIONS.read_text().split()
     assert "-Werror" in options
     assert any(o.startswith("-Xdoclint:all") for o in options)

@@ -1,14 +1,22 @@
-"""The wheel as a new user installs it: built by pip from this checkout, installed into a new virtual
-environment outside the checkout, with HOME an empty directory and neither Gradle nor Maven on PATH
-(only the JDK's ``java``). First without the ``tf`` extra (the hook API, and a JVM session refused
-with what to install), then with it: ``jhooks info``, a Java standard hook in a Python session, the
-demo (few steps) and a few conformance scenarios under every combination. Dependencies come from
-PyPI (pip's downloads are cached in build/pip-cache between runs); jhooks only from the wheel.
+"""The wheels as a new user installs them: jhooks (the library), jhooks-conformance and jhooks-demo,
+built by pip from this checkout, installed into a new virtual environment outside the checkout, with
+HOME an empty directory and neither Gradle nor Maven on PATH (only the JDK's ``java``). First the
+library alone without the ``tf`` extra (the hook API; a JVM session refused with what to install;
+the other distributions' commands refused with what to install), then with it and the two other
+wheels: ``jhooks info``, a Java standard hook in a Python session, the demo (few steps), the example
+app through the launcher, a few conformance scenarios under every combination, and the Python
+examples of docs/conformance.md. Dependencies come from PyPI (pip's downloads are cached in
+build/pip-cache between runs); jhooks only from the wheels.
+
+What each wheel holds is checked first: the library's has no conformance, test support or demo
+(neither in Python nor in its jar), the other two hold their package and their jar.
 """
 
 import glob
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,25 +25,46 @@ import zipfile
 
 import pytest
 
+from jhooks.api.version import VERSION
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DISTRIBUTIONS = {
+    "jhooks": REPO,
+    **{d: os.path.join(REPO, "distributions", d) for d in ("jhooks-conformance", "jhooks-demo")},
+}
+# what only the other distributions may ship
+NOT_LIBRARY_PYTHON = ("jhooks/conformance/", "jhooks/testing/", "jhooks/demo/")
+NOT_LIBRARY_JAVA = tuple(f"org/jhooks/{p}/" for p in ("conformance", "testing", "demo", "examples", "bench"))
 MAX_WHEEL_BYTES = 30 * 1024 * 1024
 CONFORMANCE_SCENARIOS = ["cross_language_mixed_order", "checkpoint_saver_every_2_steps", "end_of_input"]
 PASSED_THROUGH = ("PIP_", "SSL_CERT_", "REQUESTS_CA_BUNDLE", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
+def wheels(tmp_path_factory):
+    """The three wheels, by distribution name."""
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", REPO, "--no-deps", "-q", "-w", str(out)], check=True, cwd=REPO
-    )
-    (path,) = glob.glob(str(out / "jhooks-*.whl"))
-    return path
+    built = {}
+    for name, project in DISTRIBUTIONS.items():
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", project, "--no-deps", "-q", "-w", str(out)], check=True, cwd=REPO
+        )
+        (built[name],) = glob.glob(str(out / f"{name.replace('-', '_')}-{VERSION}-*.whl"))
+    return built
+
+
+@pytest.fixture(scope="module")
+def wheel(wheels):
+    return wheels["jhooks"]
+
+
+def _jar_names(wheel, jar):
+    """The entries of the jar ``jar`` inside ``wheel``."""
+    with zipfile.ZipFile(wheel) as z:
+        return zipfile.ZipFile(io.BytesIO(z.read(jar))).namelist()
 
 
 def test_the_wheel_carries_the_java_runtime_but_not_tensorflows_and_the_licences(wheel, capsys):
-    from jhooks.api.version import VERSION
-
     with capsys.disabled():  # shown in CI's log, not only on failure
         print(f"\nwheel: {os.path.basename(wheel)}, {os.path.getsize(wheel) / 2**20:.1f} MiB (limit 30 MiB)")
     assert os.path.basename(wheel) == f"jhooks-{VERSION}-py3-none-any.whl"
@@ -62,6 +91,62 @@ def test_the_wheel_carries_the_java_runtime_but_not_tensorflows_and_the_licences
     licences = {n.split("/licenses/", 1)[1] for n in names if "/licenses/" in n}
     assert licences == {"LICENSE", "NOTICE", "licenses/protobuf-BSD-3-Clause.txt"}
     assert [j for j in listed[1:] if j not in notice] == []  # NOTICE names every bundled third-party jar
+
+
+def test_the_library_wheel_and_its_jar_hold_only_the_library(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        metadata = z.read(f"jhooks-{VERSION}.dist-info/METADATA").decode()
+    assert "jhooks/cli/main.py" in names and "jhooks/bridge/process/jvm.py" in names
+    assert [n for n in names if n.startswith(NOT_LIBRARY_PYTHON)] == []
+    sources = glob.glob(os.path.join(REPO, "jhooks", "**", "*.py"), recursive=True)
+    library = sorted(n for n in (os.path.relpath(p, REPO) for p in sources) if not n.startswith(NOT_LIBRARY_PYTHON))
+    assert sorted(n for n in names if n.endswith(".py")) == library  # none left over from an earlier build
+    jar = _jar_names(wheel, f"jhooks/_jars/jhooks-{VERSION}.jar")
+    assert "org/jhooks/Hook.class" in jar and "org/jhooks/tf/MonitoredSession.class" in jar
+    assert [n for n in jar if n.startswith(NOT_LIBRARY_JAVA) or n.endswith(".json")] == []
+    assert "License-Expression: Apache-2.0 AND BSD-3-Clause\n" in metadata
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert not [r for r in requires if "junitparser" in r or "jsonschema" in r], requires  # jhooks-conformance's
+
+
+@pytest.mark.parametrize(
+    "name, package, jar_classes",
+    [
+        (
+            "jhooks-conformance",
+            ("jhooks/conformance/", "jhooks/testing/"),
+            ["org/jhooks/conformance/ConformanceRunner.class", "org/jhooks/testing/FaultInjectingSessionCreator.class"],
+        ),
+        (
+            "jhooks-demo",
+            ("jhooks/demo/",),
+            ["org/jhooks/demo/JvmTrainingDemo.class", "org/jhooks/examples/TrainLinearModel.class"],
+        ),
+    ],
+)
+def test_the_other_wheels_hold_their_package_and_their_jar(wheels, name, package, jar_classes):
+    wheel = wheels[name]
+    dist_info = f"{name.replace('-', '_')}-{VERSION}.dist-info/"
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        metadata = z.read(dist_info + "METADATA").decode()
+        entry_points = z.read(dist_info + "entry_points.txt").decode()
+    assert [n for n in names if not n.startswith((*package, dist_info))] == []  # no jhooks/__init__.py
+    sources = [p for d in package for p in glob.glob(os.path.join(REPO, d, "**", "*.py"), recursive=True)]
+    assert sorted(n for n in names if n.endswith(".py")) == sorted(os.path.relpath(p, REPO) for p in sources)
+    jar = f"{package[0]}_jars/{name}-{VERSION}.jar"
+    assert jar in names
+    entries = _jar_names(wheel, jar)
+    assert set(jar_classes) <= set(entries)
+    assert [n for n in entries if n.endswith(".class") and not n.startswith(NOT_LIBRARY_JAVA)] == []
+    assert re.search(rf"^Requires-Dist: jhooks(\[tf\])?=={re.escape(VERSION)}$", metadata, re.M), metadata
+    assert "[jhooks.commands]" in entry_points and "[jhooks.classpath]" in entry_points
+    if name == "jhooks-conformance":
+        assert "scenario-index.json" in entries  # at the resource root, where the JVM runner reads it
+        assert "jhooks/conformance/data/scenario-index.json" in names
+    else:
+        assert "jhooks/demo/data/wdbc.csv" in names
 
 
 def _user_env(root):
@@ -121,14 +206,53 @@ def without_tf(user, wheel):
 
 
 @pytest.fixture(scope="module")
-def with_tf(without_tf, wheel):
-    without_tf.pip_install(f"{wheel}[tf]")
+def with_tf(without_tf, wheels):
+    without_tf.pip_install(f"{wheels['jhooks']}[tf]")
+    without_tf.run("-m", "pip", "install", "-q", wheels["jhooks-conformance"], wheels["jhooks-demo"], timeout=1800)
     return without_tf
 
 
-def test_without_the_tf_extra_the_api_works_and_a_jvm_session_says_what_to_install(without_tf, tmp_path):
-    from jhooks.api.version import VERSION
+def test_without_the_other_wheels_their_commands_say_what_to_install(without_tf):
+    for command, distribution in (("conformance", "jhooks-conformance"), ("demo", "jhooks-demo")):
+        done = without_tf.run("-m", "jhooks", command, "--scenario", "x", check=False)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (
+            f"python -m jhooks {command}: the command {command!r} is in the distribution {distribution}, "
+            f"which is not installed here: pip install {distribution}\n"
+        )
+    listing = " ".join(without_tf.run("-m", "jhooks", "--help").stdout.split())  # argparse wraps the epilog
+    assert (
+        "not installed here: cluster-demo (pip install jhooks-demo), conformance (pip install jhooks-conformance), "
+        "demo (pip install jhooks-demo)"
+    ) in listing
+    missing = without_tf.run("-c", "import jhooks.conformance", check=False)
+    assert "ModuleNotFoundError: No module named 'jhooks.conformance'" in missing.stderr
 
+
+def test_a_distribution_installed_in_another_path_entry_extends_the_package(without_tf, wheels, tmp_path):
+    """pip install --target (or a user site): jhooks-conformance outside the library's directory;
+    jhooks/__init__.py's extend_path finds its part of the package, importlib.metadata its command."""
+    target = tmp_path / "elsewhere"
+    without_tf.run("-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheels["jhooks-conformance"])
+    assert not (target / "jhooks" / "__init__.py").exists()
+    env = dict(without_tf.env, PYTHONPATH=str(target))
+    code = "import jhooks, jhooks.conformance.combos as c; print(jhooks.__version__, len(c.ALL), c.__file__)"
+    done = subprocess.run(
+        [str(without_tf.python), "-c", code], cwd=without_tf.work, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{VERSION} 6 {target / 'jhooks' / 'conformance' / 'combos.py'}\n"
+    listing = subprocess.run(
+        [str(without_tf.python), "-m", "jhooks", "conformance", "--help"],
+        cwd=without_tf.work,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert listing.returncode == 0 and "--hook-factory" in listing.stdout, listing.stderr
+
+
+def test_without_the_tf_extra_the_api_works_and_a_jvm_session_says_what_to_install(without_tf, tmp_path):
     user = without_tf
     assert user.run("-m", "jhooks", "--version").stdout == f"jhooks {VERSION}\n"
     code = "import sys, jhooks; print(jhooks.__version__, 'tensorflow' in sys.modules, 'jpype' in sys.modules)"
@@ -156,10 +280,16 @@ def test_without_the_tf_extra_the_api_works_and_a_jvm_session_says_what_to_insta
 
 def test_with_the_tf_extra_info_shows_the_bundled_jars_and_the_shared_runtime(with_tf):
     info = with_tf.run("-m", "jhooks", "info").stdout
+    assert f"jhooks-conformance: {VERSION}\njhooks-demo: {VERSION}\n" in info
     assert "tensorflow: 2.18.0\n" in info
     assert "jvm: JVM sessions and Java hooks, sharing Python TensorFlow's runtime" in info
     jars = [line.split(": ", 1)[1] for line in info.splitlines() if line.startswith("classpath: ")]
-    assert jars and all("/site-packages/jhooks/_jars/" in j for j in jars), jars
+    library, others = jars[:-2], jars[-2:]
+    assert library and all("/site-packages/jhooks/_jars/" in j for j in library), jars
+    assert [os.path.relpath(j, os.path.dirname(library[0])) for j in others] == [
+        f"../conformance/_jars/jhooks-conformance-{VERSION}.jar",
+        f"../demo/_jars/jhooks-demo-{VERSION}.jar",
+    ]
 
 
 def test_a_java_standard_hook_runs_in_a_python_session(with_tf):
@@ -205,6 +335,26 @@ def test_the_demo_runs_from_the_wheel(with_tf):
     report = json.loads((with_tf.work / "demo.json").read_text())
     assert report["cross_restore_ok"] is True
     assert report["jvm"]["last_step"] == 20 and report["python"]["last_step"] == 40
+
+
+def test_the_example_app_runs_under_the_launcher_from_the_wheels(with_tf):
+    """org.jhooks.examples.TrainLinearModel is in jhooks-demo's jar, which the launcher adds
+    (entry point jhooks.classpath) to the library's classpath: README's command as written."""
+    done = with_tf.run(
+        "-m", "jhooks", "java", "org.jhooks.examples.TrainLinearModel", "--", "example-ckpt", "4", "gd", "2"
+    )
+    assert (with_tf.work / "example-ckpt" / "model.ckpt-4.index").exists(), done.stdout + done.stderr
+
+
+def _python_blocks(document):
+    with open(os.path.join(REPO, "docs", document), encoding="utf-8") as f:
+        return re.findall(r"^```python\n(.*?)^```$", f.read(), re.S | re.M)
+
+
+@pytest.mark.parametrize("index", range(len(_python_blocks("conformance.md"))))
+def test_the_python_examples_of_the_conformance_docs_run_from_the_wheels(with_tf, index):
+    """As tests/docs runs them in the checkout: the block as written, in a fresh interpreter."""
+    with_tf.run("-c", _python_blocks("conformance.md")[index])
 
 
 def test_conformance_scenarios_pass_from_the_wheel(with_tf):

@@ -7,6 +7,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.Assert.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -24,6 +25,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -35,7 +37,8 @@ import org.junit.Test;
  * pyproject.toml}: lowest first API ({@code org.jhooks}), merger, checkpoint files, TF adapter
  * ({@code org.jhooks.tf}, the JVM driver), bridge, standard hooks, test support, conformance,
  * applications. Nothing depends on a layer above its own. A new package must be given a layer here
- * (and in pyproject.toml), or this test fails naming it.
+ * (and in pyproject.toml), or this test fails naming it. The classes come from every source set
+ * (library, conformance, demo, bench: one jar each), so the rules cross the artifacts.
  */
 public class ArchitectureTest {
   private static JavaClasses classes;
@@ -47,6 +50,31 @@ public class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
             .importPackages("org.jhooks");
+  }
+
+  /**
+   * The rules see every source set's classes, not only the library's: the conformance suite, the
+   * demo and the benchmarks live in their own source sets (and jars) but in the same layers.
+   */
+  @Test
+  public void everyPackageOfEverySourceSetIsChecked() {
+    Set<String> packages = new TreeSet<>();
+    for (JavaClass c : classes) {
+      packages.add(c.getPackageName());
+    }
+    for (String expected :
+        List.of(
+            "org.jhooks",
+            "org.jhooks.tf",
+            "org.jhooks.hooks",
+            "org.jhooks.testing",
+            "org.jhooks.conformance",
+            "org.jhooks.demo",
+            "org.jhooks.examples",
+            "org.jhooks.bench")) {
+      assertTrue(
+          "no classes of " + expected + " imported: " + packages, packages.contains(expected));
+    }
   }
 
   @Test

@@ -37,7 +37,9 @@ import org.junit.Test;
 /**
  * The Java dead-code gate (part of {@code gradle check}; the Python one is vulture, in {@code
  * scripts/test}): every class, constructor, method and field of the main sources is used, unless it
- * is API or named from outside the Gradle build.
+ * is API or named from outside the Gradle build. The main sources are every source set but the
+ * tests: the library, the conformance suite, the demo and the benchmarks (one jar each,
+ * docs/build.md "Artifacts"), each checked and each counted as a caller of the others.
  *
  * <p>A member is used when code of the main or test sources calls, references or reads it (calls
  * from the member itself do not count; a field that is only written is unused). Not flagged:
@@ -138,6 +140,27 @@ public class UnusedCodeTest {
       sources.append(read(java)).append('\n');
     }
     javaSources = sources.toString();
+  }
+
+  /** The gate checks, and takes callers from, the classes of every source set but the tests. */
+  @Test
+  public void everySourceSetIsChecked() {
+    for (String[] expected :
+        new String[][] {
+          {"main", "org.jhooks.tf.MonitoredSession"},
+          {"conformance", "org.jhooks.conformance.ConformanceRunner"},
+          {"demo", "org.jhooks.examples.TrainLinearModel"},
+          {"bench", "org.jhooks.bench.SaverOverhead"}
+        }) {
+      String where =
+          all.get(expected[1]).getSource().map(s -> s.getUri().toString()).orElse("(unknown)");
+      assertTrue(
+          expected[1] + " (from " + where + ") is not checked as a class of the main sources",
+          mainClasses.contains(expected[1]));
+      assertTrue(
+          expected[1] + " comes from " + where + ", not the " + expected[0] + " source set",
+          where.contains("/" + expected[0] + "/"));
+    }
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.jhooks.examples;
+package org.jhooks.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

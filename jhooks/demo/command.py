@@ -34,10 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    from jhooks.bridge.process import console, jvm
+    from jhooks.bridge.process import console
 
     logging.basicConfig(level=logging.INFO, format=console.DEFAULT_FORMAT, stream=sys.stderr)
     from jhooks.demo import data
+    from jhooks.demo.jars import start_jvm
     from jhooks.demo.run import DemoConfig, check_out, format_report
     from jhooks.demo.run import run as run_demo
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except FileExistsError as e:
         print(f"jhooks demo: {e}", file=sys.stderr)
         return 2
-    jvm.start(natives=True)  # part 1 is a JVM session; Java log records go to Python logging from now on
+    start_jvm(natives=True)  # part 1 is a JVM session; Java log records go to Python logging from now on
     # The step rate goes to TensorBoard twenty times a part: keep it out of the console, in both
     # languages alike (docs/logging.md).
     for name in ("jhooks.hooks.step_counter", "org.jhooks.hooks.StepCounterHook"):

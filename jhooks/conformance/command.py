@@ -105,8 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from jhooks.cli import conformance_report
-    from jhooks.conformance import combos, driver, runner, scenarios
+    from jhooks.conformance import combos, driver, report, runner, scenarios
     from jhooks.conformance.user_hooks import UserHookCheck, load_callable
 
     loaded = {}
@@ -146,12 +145,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.hook_factory or args.java_hook_factory:
         user = UserHookCheck(loaded.get("--hook-factory"), args.java_hook_factory)
     if args.classpath or args.java_hook_factory:
-        from jhooks.bridge.process import jvm
+        from jhooks.conformance.jars import start_jvm
 
         extra = [p for entry in args.classpath or [] for p in entry.split(os.pathsep) if p]
         try:
             # the JVM driver needs TensorFlow's natives; start it able to run them when any JVM case runs
-            jvm.start(extra, natives=any(c.driver == "jvm" for c in chosen))
+            start_jvm(extra, natives=any(c.driver == "jvm" for c in chosen))
             if user is not None and args.java_hook_factory:
                 user.javaFactory()
         except Exception as e:  # noqa: BLE001 - a factory that cannot load is the user's error, exit 2
@@ -162,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
     cases = [(n, c) for n in names for c in chosen]
     results = []
     durations: dict[str, float] = {}
-    with _quiet_native_info(not args.verbose), conformance_report.captured_logs(args.verbose) as logs:
+    with _quiet_native_info(not args.verbose), report.captured_logs(args.verbose) as logs:
         for name, combo in _progress(cases):
             logs.start(runner.case_id(name, combo.id))
             started = time.perf_counter()
@@ -185,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
                 indent=1,
             )
     if args.junit_xml:
-        conformance_report.write_junit_xml(args.junit_xml, results, durations, logs, _properties(args))
+        report.write_junit_xml(args.junit_xml, results, durations, logs, _properties(args))
     return 1 if any(r.outcome == "failed" for r in results) else 0
 
 
@@ -227,7 +226,7 @@ def _progress(cases: list[Any]) -> Any:
 
 
 def _print_table(names: list[str], chosen: list[Any], results: list[Any], verbose: bool) -> None:
-    from jhooks.cli.conformance_report import failure_line
+    from jhooks.conformance.report import failure_line
 
     by_case: dict[tuple, Any] = {(r.scenario, r.combo): r for r in results}
     width = max(len(n) for n in names)
