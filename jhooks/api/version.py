@@ -6,3 +6,4 @@ read this line; ``jhooks.bridge.process.classpath`` refuses a jhooks jar of anot
 """
 
 VERSION = "0.1.0"
+"""This release, ``major.minor.patch`` (also ``jhooks.__version__``; Java: ``org.jhooks.Version.VERSION``)."""

@@ -14,6 +14,7 @@ import re
 logger = logging.getLogger(__name__)
 
 DEFAULT_BASENAME = "model.ckpt"
+"""The savers' default ``checkpointBasename``: prefixes ``<dir>/model.ckpt-<global step>``, as TensorFlow's."""
 _DATA = re.compile(r"^\.data-\d{5}-of-\d{5}$")
 _STATE_TEMP = "checkpoint.tmp"
 _BUNDLE_TEMP = ".tempstate"  # TensorFlow's BundleWriter writes <file>.tempstate<random>, then renames

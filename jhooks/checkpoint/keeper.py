@@ -20,7 +20,8 @@ class CheckpointKeeper:
 
     Args:
         hook: the saver's name, for errors.
-        checkpointDir: the directory (created by ``open``).
+        checkpointDir: the directory (created by ``open``); kept absolute and normalized, as the Java
+            twin keeps it, so prefixes (and the savers' log lines) name the same path in both languages.
         checkpointBasename: a plain file name (ValueError naming ``hook`` and the value otherwise).
         maxToKeep: checkpoints kept; 0 or None keeps all.
 
@@ -29,8 +30,8 @@ class CheckpointKeeper:
 
     def __init__(self, hook: str, checkpointDir: str, checkpointBasename: str, maxToKeep: int | None) -> None:
         self.checkpointBasename = validate_basename(hook, checkpointBasename)
-        self.checkpointDir = checkpointDir
-        self._rotation = CheckpointRotation(checkpointDir, checkpointBasename, maxToKeep)
+        self.checkpointDir = os.path.normpath(os.path.abspath(checkpointDir))
+        self._rotation = CheckpointRotation(self.checkpointDir, checkpointBasename, maxToKeep)
         self._lock = threading.RLock()
 
     def open(self) -> None:

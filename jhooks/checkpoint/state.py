@@ -34,6 +34,7 @@ from jhooks.checkpoint.errors import CheckpointStateError
 from jhooks.checkpoint.files import checkpoint_exists
 
 STATE_FILE = "checkpoint"
+"""The state file's name in a checkpoint directory (TensorFlow's ``CheckpointState`` text proto)."""
 _STRING_FIELD = re.compile(r'^(\w+)\s*:\s*"((?:[^"\\]|\\.)*)"$')
 _NUMBER_FIELD = re.compile(r"^\w+\s*:\s*[-+0-9.eE]+$")
 

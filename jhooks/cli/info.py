@@ -21,14 +21,15 @@ def _version(distribution: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Prints jhooks/Python, jhooks's other distributions, TensorFlow, JPype and tensorflow-java
-    versions, how a JVM would start here (sharing Python's TensorFlow runtime, tensorflow-java's
-    own, or Java hooks only, and why), the JavaCPP cache and the classpath (with the jars of the
-    other distributions); exit status 1 when the classpath cannot be found or its
-    jhooks jar is another version. Starts no JVM, imports no TF."""
+    """Prints jhooks/Python, jhooks's other distributions, TensorFlow, JPype, Java and
+    tensorflow-java versions, how a JVM would start here (sharing Python's TensorFlow runtime,
+    tensorflow-java's own, or Java hooks only, and why), the JavaCPP cache and the classpath (with
+    the jars of the other distributions); exit status 1 when there is no JDK 17+, or the classpath
+    cannot be found or its jhooks jar is another version. Starts no JVM, imports no TF."""
     import jhooks
-    from jhooks.bridge.process import runtime
+    from jhooks.bridge.process import jvm, runtime
     from jhooks.bridge.process.classpath import ClasspathError, classpath
+    from jhooks.bridge.process.errors import JvmError
     from jhooks.cli import extensions
 
     print(f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}")
@@ -40,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
 
     jar = jep_jar()
     print(f"jep: {_version('jep')}" + (f" (jar for a JVM started by java: {jar})" if jar else ""))
+    try:
+        java = jvm.java_runtime()
+        print(f"java: {java.version} ({java.home})")
+    except JvmError as e:
+        print(f"java: none: {e}")
+        print("jvm: none: Java hooks, JVM sessions and the launcher need a JDK")
+        return 1
     try:
         jars = classpath()
     except ClasspathError as e:

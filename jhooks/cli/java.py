@@ -32,7 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "may repeat, order kept. The module is imported and run: use only trusted specs",
     )
     p.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a usage error"
+        "--verbose",
+        "--debug",
+        dest="verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="show the traceback of a usage error",
     )
     # MAIN_CLASS, more options and '-- APP_ARGS' are split by _split: argparse cannot mix a '*'
     # positional with options that come after the first positional.
@@ -50,7 +55,9 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
     inner = argparse.ArgumentParser(prog="python -m jhooks java")
     inner.add_argument("--classpath", "-cp", action="append", default=list(args.classpath))
     inner.add_argument("--hook", action="append", default=list(args.hook))
-    inner.add_argument("--debug", action="store_true", default=getattr(args, "debug", False))
+    inner.add_argument(
+        "--verbose", "--debug", dest="verbose", action="store_true", default=getattr(args, "verbose", False)
+    )
     inner.add_argument("main_class", metavar="MAIN_CLASS")
     parsed = inner.parse_args(head)
     parsed.app_args = app_args
@@ -65,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from jhooks.cli import extensions
 
     parsed = _split(args)
-    args.debug = parsed.debug  # given after MAIN_CLASS: main reads it from the outer namespace
+    args.verbose = parsed.verbose  # given after MAIN_CLASS: main reads it from the outer namespace
     extra = [p for cp in parsed.classpath for p in cp.split(os.pathsep) if p]
     for entry in extra:
         if not os.path.exists(entry):

@@ -22,7 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="not installed here: " + ", ".join(absent) if absent else None,
     )
     parser.add_argument("--version", action="version", version=f"jhooks {VERSION}")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of a usage error")
+    parser.add_argument(
+        "--verbose", "--debug", dest="verbose", action="store_true", help="show the traceback of a usage error"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     info.register(sub)
     java.register(sub)
@@ -33,12 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _usage_errors() -> tuple[type[BaseException], ...]:
-    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2."""
+    """Errors that mean a wrong command line or set-up, not a bug: one line, exit status 2 (a
+    ``--hook`` class whose callbacks have the wrong signature included: HookValidationError)."""
+    from jhooks.api.validation import HookValidationError
     from jhooks.bridge.launcher.specs import LauncherError
     from jhooks.bridge.process.classpath import ClasspathError
     from jhooks.bridge.process.errors import JavaClassNotFoundError, JvmError
 
-    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError)
+    return (LauncherError, JvmError, ClasspathError, JavaClassNotFoundError, HookValidationError)
 
 
 def _command(argv: list[str]) -> str | None:
@@ -60,7 +64,7 @@ def _interrupted(args: argparse.Namespace) -> int:
     are ignored while TensorFlow and the JVM shut down (bounded by the signal watchdog), so none
     prints a traceback from an exit handler."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if getattr(args, "debug", False):
+    if getattr(args, "verbose", False):
         traceback.print_exc()
     print(f"python -m jhooks {args.command}: interrupted (Ctrl-C)", file=sys.stderr)
     return 130
@@ -69,7 +73,7 @@ def _interrupted(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Runs a subcommand. A usage error (a ``--hook`` that cannot be imported or built, a missing
     ``--classpath`` entry or class, a TensorFlow the JVM cannot share, ...) prints one line
-    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--debug`` adds the traceback.
+    ``python -m jhooks COMMAND: <what and the fix>`` and returns 2; ``--verbose`` adds the traceback.
     Ctrl-C (``KeyboardInterrupt``, or any error raised after jhooks' SIGINT handler saw one) prints
     ``python -m jhooks COMMAND: interrupted (Ctrl-C)`` and returns 130.
     A command of a jhooks distribution that is not installed prints one line naming the pip install
@@ -87,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors() as e:
         if _signalled_sigint():
             return _interrupted(args)
-        if getattr(args, "debug", False):
+        if getattr(args, "verbose", False):
             traceback.print_exc()
         print(f"python -m jhooks {args.command}: {e}", file=sys.stderr)
         return 2

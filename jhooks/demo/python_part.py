@@ -9,6 +9,8 @@ JVM part) and trains on, with Java hooks through ``jhooks.bridge.JavaHook``:
 - Java FinalOpsHook: loss, held-out accuracy and the variables at the end;
 - Java StepCounterHook and SummarySaverHook: the step rate (``global_step/sec``) and the loss
   (``loss``) as TensorBoard scalars in ``tensorboardDir``, every ``summary_every(steps)`` steps;
+- Java ProgressBarHook: a bar over the global step with the loss (only when ``progress``), drawn
+  by Python as every bar of a Python-driven JVM;
 
 plus a ``RestoreProbe`` that reads the variables right after the session restored them, and TF's
 own StopAtStepHook.
@@ -49,9 +51,18 @@ def _java_map(mapping: dict[str, str]):
 
 
 def run(
-    csv: str, checkpointDir: str, tensorboardDir: str, steps: int, saveSteps: int, logEvery: int, learningRate: float
+    csv: str,
+    checkpointDir: str,
+    tensorboardDir: str,
+    steps: int,
+    firstStep: int,
+    saveSteps: int,
+    logEvery: int,
+    learningRate: float,
+    progress: bool,
 ) -> PartResult:
-    """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``."""
+    """Trains ``steps`` steps in Python from the latest checkpoint of ``checkpointDir``
+    (``firstStep`` is its global step)."""
     start_jvm()  # before TensorFlow: one runtime, shared with the JVM
     import tensorflow as tf
 
@@ -81,18 +92,16 @@ def run(
     counter = java_class(hooks_pkg + "StepCounterHook")(every, None, tensorboardDir, None)
     summaries = java_class(hooks_pkg + "SummarySaverHook")(every, None, tensorboardDir, None, None, model.LOSS_SUMMARY)
 
+    java_hooks = [java_logger, counter, summaries, java_saver, java_final]
+    if progress:
+        last = java_class("java.lang.Long").valueOf(firstStep + steps)
+        java_hooks.append(java_class(hooks_pkg + "ProgressBarHook")(last, _java_map({"loss": model.LOSS}), None, None))
+
     demo = model.build(demo_data.load(csv), learningRate)
     with demo.graph.as_default():
-        hooks = to_tf_hooks(
-            [
-                probe,
-                JavaHook(java_logger),
-                JavaHook(counter),
-                JavaHook(summaries),
-                JavaHook(java_saver),
-                JavaHook(java_final),
-            ]
-        ) + [tf.compat.v1.train.StopAtStepHook(num_steps=steps)]
+        hooks = to_tf_hooks([probe, *(JavaHook(h) for h in java_hooks)]) + [
+            tf.compat.v1.train.StopAtStepHook(num_steps=steps)
+        ]
         scaffold = tf.compat.v1.train.Scaffold(saver=demo.saver)
         with tf.compat.v1.train.MonitoredTrainingSession(
             checkpoint_dir=checkpointDir,

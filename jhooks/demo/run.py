@@ -136,9 +136,11 @@ def run(config: DemoConfig) -> dict[str, Any]:
         ckpt,
         dirs["tensorboard_python"],
         config.stepsPython,
+        p1.lastStep,
         config.saveSteps,
         config.logEvery,
         config.learningRate,
+        config.progress,
     )
     checks.append(
         _compare(

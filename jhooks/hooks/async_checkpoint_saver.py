@@ -49,6 +49,8 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
     thread when a background write failed.
     """
 
+    _log = logger
+
     def __init__(
         self,
         checkpointDir: str,
@@ -153,7 +155,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             with self._cond:
                 self._overlaps += 1
                 n = self._overlaps
-            logger.info(
+            self._log.debug(
                 "AsyncCheckpointSaverHook: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
                 step,
                 time.monotonic() - started,
@@ -171,7 +173,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
         except Exception as e:  # the snapshot's raw run: an error, never end of input
             raise CheckpointSaveError(type(self).__name__, callback, step, self._prefix(step), e) from e
         prefix = self._prefix(step)
-        logger.info("Saving checkpoints for %d into %s.", step, prefix)
+        self._log.info("Saving checkpoints for %d into %s.", step, prefix)
         with self._cond:
             self._job = (step, prefix, snapshot)
             if self._thread is None:
@@ -231,7 +233,7 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                         self._recordOnDisk(step, prefix, "writer thread")
                     written = True
             except BaseException as e:  # handed to the training thread, never dropped
-                logger.error(
+                self._log.error(
                     "AsyncCheckpointSaverHook: background save of step %d to %s failed: %s: %s",
                     step,
                     prefix,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.errors import HookError
@@ -103,6 +103,9 @@ class CheckpointSaverHook(Hook):
             names the hook, callback, global step and prefix. Never taken as end of input.
     """
 
+    # Every record of a save goes to the logger of the hook's own class (a subclass sets its own).
+    _log: ClassVar[logging.Logger] = logger
+
     def __init__(
         self,
         checkpointDir: str,
@@ -157,7 +160,7 @@ class CheckpointSaverHook(Hook):
         self._watched = None
         step = session.globalStep()
         if self._restoredFrom(step):
-            logger.info(
+            self._log.debug(
                 "Not saving step %d after session creation: the session was restored from %s.", step, self._prefix(step)
             )
         elif self._save(session, step, "afterCreateSession") and coord is not None:
@@ -221,7 +224,7 @@ class CheckpointSaverHook(Hook):
         if guard.allowsSave(step):
             return True
         last = self.lastSavedStep()
-        logger.warning(
+        self._log.warning(
             "%s: not saving the checkpoint of step %d (%s): loss %s was NaN in the run that made global step %d; "
             "the latest checkpoint stays %s (TensorFlow's CheckpointSaverHook would write the NaN weights).",
             type(self).__name__,
@@ -260,7 +263,7 @@ class CheckpointSaverHook(Hook):
         """Logs the WARNING for a checkpoint not written because ``variables`` (checkpoint keys)
         hold a NaN or an infinity; returns False (no listener asked to stop)."""
         last = self.lastSavedStep()
-        logger.warning(
+        self._log.warning(
             "%s: not saving the checkpoint of step %d (%s): variables %s hold NaN or infinity; the latest "
             "checkpoint stays %s (TensorFlow's CheckpointSaverHook would write them).",
             type(self).__name__,
@@ -287,12 +290,12 @@ class CheckpointSaverHook(Hook):
                 nonFinite = self._writer().nonFinite(values)
                 if nonFinite:
                     return self._refuseNonFinite(step, callback, nonFinite)
-                logger.info("Saving checkpoints for %d into %s.", step, prefix)
+                self._log.info("Saving checkpoints for %d into %s.", step, prefix)
                 self._writer().writeSnapshot(prefix, values)
             elif nonFinite:
                 return self._refuseNonFinite(step, callback, nonFinite)
             else:  # checked by the view, or a view that can neither check nor list its variables
-                logger.info("Saving checkpoints for %d into %s.", step, prefix)
+                self._log.info("Saving checkpoints for %d into %s.", step, prefix)
                 session.save(prefix)
             self._recordOnDisk(step, prefix, callback)
         except (CheckpointSaveError, NotImplementedError):  # NotImplementedError: a view that cannot list variables
@@ -319,7 +322,7 @@ class CheckpointSaverHook(Hook):
             if decision is SaveDecision.SKIP:
                 skippedBy.append(repr(listener))
         if skippedBy:
-            logger.info(
+            self._log.info(
                 "%s: skipping the checkpoint of step %d (%s): CheckpointSaverListener %s returned SaveDecision.SKIP.",
                 type(self).__name__,
                 step,
@@ -347,7 +350,7 @@ class CheckpointSaverHook(Hook):
         )
         label = int(values[_GLOBAL_STEP])
         if label != step:
-            logger.warning(
+            self._log.warning(
                 "%s: the snapshot for step %d read global step %d; the checkpoint is labelled %d",
                 type(self).__name__,
                 step,
@@ -360,13 +363,13 @@ class CheckpointSaverHook(Hook):
         """Checks the files, then replaces the state file and deletes rotated-out checkpoints."""
         self._keeper.commit(prefix)
         self._savedSteps.append(step)
-        logger.info("Saved checkpoint %s.", prefix)
+        self._log.info("Saved checkpoint %s.", prefix)
 
     def _afterSave(self, session: Any, step: int) -> bool:
         """Every listener's afterSave (all are called); whether any asked to stop."""
         stop = False
         for listener in self._listeners:
             if listener.afterSave(session, step):
-                logger.info("A CheckpointSaverListener requested that training be stopped. listener: %r", listener)
+                self._log.info("A CheckpointSaverListener requested that training be stopped. listener: %r", listener)
                 stop = True
         return stop

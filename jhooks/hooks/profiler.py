@@ -90,7 +90,7 @@ class ProfilerHook(Hook):
 
     def _save(self, step: int, runMetadata: Any) -> None:
         path = os.path.join(self._outputDir, f"timeline-{step}.json")
-        logger.info("Saving timeline for %d into '%s'.", step, path)
+        logger.info("Saving timeline for %d into '%s'.", step, os.path.abspath(path))  # absolute, as in Java
         trace = ProfilerHook.chromeTrace(runMetadata, self._showDataflow, self._showMemory)
         if self._outputDir:
             os.makedirs(self._outputDir, exist_ok=True)

@@ -7,7 +7,8 @@ The rules, the same in both languages (docs/standard-hooks.md, "Progress bars"):
   (0.2 s), on the first run and at ``end``; a run between samples costs one clock read;
 - on a terminal the bar is redrawn in place at each sample (tqdm) and log records of both
   languages are printed above it, never on its line;
-- elsewhere (a pipe, a file, a CI log) a line such as ``200/2000 steps (10%), 1.6 s, 125.0 step/s,
+- elsewhere (a pipe, a file, a CI log, or a terminal whose width is unknown or 0 columns, where a
+  bar cannot be drawn) a line such as ``200/2000 steps (10%), 1.6 s, 125.0 step/s,
   loss=0.25`` is printed when a sample reaches the next 10 % of the total, when
   ``LINE_INTERVAL_SECS`` (30 s) passed since the last line, and at ``end``.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import sys
 import threading
 import time
@@ -50,8 +52,8 @@ class ProgressBarHook(Hook):
         tensors: list of tensor names (tag = name) or ``{tag: tensor name}``, or None.
         everyNIter: sample at most every N runs (int > 0), and at most every
             ``MIN_INTERVAL_SECS``.
-        stream: file object for the bar; default ``sys.stderr``. A terminal (``isatty()``) gets
-            the tqdm bar, anything else the periodic lines.
+        stream: file object for the bar; default ``sys.stderr``. A terminal (``isatty()``) of a
+            known width gets the tqdm bar, anything else the periodic lines.
 
     Raises:
         ValueError: ``everyNIter <= 0`` (``"invalid every_n_iter=0."``, shared with Java).
@@ -146,7 +148,7 @@ class BarDisplay:
         self._linePosition: int | None = None  # position of the last line printed
         self._lineTime = self._began
         self._nextFraction = LINE_FRACTION
-        if _is_terminal(self._stream):
+        if _bar_fits(self._stream):
             from tqdm import tqdm
 
             _logs_above_bars.acquire(self._stream)
@@ -197,9 +199,11 @@ class BarDisplay:
         self._linePosition, self._lineTime = self._position, now
 
 
-def _is_terminal(stream: Any) -> bool:
+def _bar_fits(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal that reports a width: tqdm draws nothing at all in 0
+    columns, and a pseudo-terminal without a size (some CI runners, ``docker run -t``) reports 0."""
     try:
-        return bool(stream.isatty())
+        return bool(stream.isatty()) and os.get_terminal_size(stream.fileno()).columns > 0
     except (AttributeError, ValueError, OSError):
         return False
 

@@ -137,6 +137,9 @@ def test_a_java_exception_reaches_python_with_class_message_stack_and_cause(java
     assert "at org.jhooks.bridgetest.FailingHook.afterSessionRun(FailingHook.java" in printed
     assert "Caused by: java.lang.ArithmeticException: / by zero" in printed
     assert "at org.jhooks.bridgetest.FailingHook.divide(FailingHook.java" in printed
+    # the type as Python prints it: the Java class name once (JPype's class read java.lang.java.lang....)
+    assert traceback.format_exception_only(err)[0].startswith("java.lang.IllegalStateException: ")
+    assert "java.lang.java.lang" not in printed
 
 
 def test_no_exception_is_lost_on_a_java_thread_python_did_not_start():

@@ -53,9 +53,9 @@ def bar_language(case):
     return case.rsplit("-", 2)[1]
 
 
-def run(case, terminal):
-    """The process's output (stdout and stderr together on a terminal, stderr on a pipe) and the
-    seconds its training loop took."""
+def run(case, terminal, columns=160):
+    """The process's output (stdout and stderr together on a terminal of ``columns`` columns,
+    stderr on a pipe) and the seconds its training loop took."""
     argv = CASES[case] + [bar_language(case)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, HERE]), TF_CPP_MIN_LOG_LEVEL="2")
     if not terminal:
@@ -63,7 +63,7 @@ def run(case, terminal):
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stderr, float(re.search(r"^elapsed (\S+)$", done.stdout, re.M).group(1))
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40 if columns else 0, columns, 0, 0))
     attrs = termios.tcgetattr(slave)
     attrs[1] &= ~termios.ONLCR  # keep "\n" as written: a "\r" in the output is the bar's own
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
@@ -121,3 +121,15 @@ def test_on_a_terminal_the_bar_redraws_at_most_five_times_a_second_and_never_und
     for line in logs:
         shown = line.split("\r")[-1]  # what stays on the terminal's line
         assert LOG_RECORD.search(shown) and "step/s" not in shown, repr(line)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("case", ["jvm-driver-java-bar", "python-driver-python-bar", "python-driver-java-bar"])
+def test_on_a_terminal_of_zero_columns_the_bar_prints_periodic_lines(case):
+    """A pseudo-terminal that reports no size (some CI runners): a bar cannot be drawn there (tqdm
+    would print nothing at all), so both languages print the lines of a pipe."""
+    text, elapsed = run(case, terminal=True, columns=0)
+    assert "\r" not in text, text[-2000:]
+    progress = [line for line in text.split("\n") if PROGRESS_LINE.fullmatch(line)]
+    assert 2 <= len(progress) <= 11 + int(elapsed // 30), text[-3000:]
+    assert progress[-1].startswith("2000/2000 steps (100%), "), progress

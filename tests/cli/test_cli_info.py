@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from jhooks.bridge.process import runtime
+from jhooks.bridge.process import jvm, runtime
 from jhooks.bridge.process.classpath import classpath
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -21,6 +21,8 @@ def test_info_prints_versions_cache_and_classpath():
     import jhooks
 
     jars = classpath()
+    java = jvm.java_runtime()
+    assert java.version.split(".")[0].isdigit() and int(java.version.split(".")[0]) >= 17, java
     assert done.stdout.splitlines() == [
         f"jhooks {jhooks.__version__}, Python {sys.version.split()[0]}",
         f"jhooks-conformance: {importlib.metadata.version('jhooks-conformance')}",  # the other distributions
@@ -28,6 +30,7 @@ def test_info_prints_versions_cache_and_classpath():
         f"tensorflow: {runtime.installed_tensorflow()}",
         f"jpype: {importlib.metadata.version('JPype1')}",
         _jep_line(),
+        f"java: {java.version} ({java.home})",
         f"tensorflow-java: {runtime.tf_java_version(jars)}",
         "jvm: JVM sessions and Java hooks, sharing Python TensorFlow's runtime (the build tensorflow-java wraps)",
         f"javacpp cache: {runtime.javacpp_cache_dir(runtime.tensorflow_wheel_dir() is not None)}",

@@ -3,6 +3,7 @@ sides, real checkpoints), with small step counts; checks the ``--json`` summary.
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -133,3 +134,39 @@ def test_demo_report_names_the_given_csv_and_counts_its_rows(tmp_path):
     assert (
         done.stdout.splitlines()[1] == "jhooks demo: logistic regression on first100.csv, 80 train / 20 held-out rows"
     )
+
+
+@pytest.mark.timeout(300)
+def test_demo_console_a_bar_for_each_part_and_one_logger_and_path_style_per_save(tmp_path):
+    """On a pipe (stderr captured): each part prints its bar's periodic lines (part 1 a Python
+    bar, part 2 a Java bar drawn by Python); each saver's "Saving" and "Saved" lines are under its
+    own class's logger, with absolute paths in both languages; nothing else of the hooks at INFO."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "jhooks", "demo", "--steps-jvm", "40", "--steps-python", "30", "--save-steps", "10",
+         "--out", "out"],
+        env=_env(), capture_output=True, text=True, timeout=280, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr[-4000:]
+    lines = done.stderr.splitlines()
+    bars = [line.split(" steps")[0] for line in lines if re.match(r"\d+/\d+ steps \(\d+%\)", line)]
+    assert "40/40" in bars and "30/30" in bars, done.stderr[-4000:]
+    records = [m.groups() for m in map(re.compile(r"^\S+ \S+ ([A-Z]) (\S+): (.*)$").match, lines) if m]
+    saves = {(name, text.split(" ")[0]) for level, name, text in records if text.startswith(("Saving ", "Saved "))}
+    assert saves == {
+        ("jhooks.hooks.async_checkpoint_saver", "Saving"),
+        ("jhooks.hooks.async_checkpoint_saver", "Saved"),
+        ("org.jhooks.hooks.AsyncCheckpointSaverHook", "Saving"),
+        ("org.jhooks.hooks.AsyncCheckpointSaverHook", "Saved"),
+    }, records
+    ckpt = os.path.realpath(out / "checkpoints")
+    for *_, text in records:
+        if text.startswith(("Saving ", "Saved ")):
+            assert f" {ckpt}{os.sep}model.ckpt-" in text, text  # absolute, both languages
+    hooks = {name for level, name, _ in records if level == "I" and ".hooks." in name}
+    assert hooks == {
+        "jhooks.hooks.async_checkpoint_saver",
+        "jhooks.hooks.logging_tensor",
+        "org.jhooks.hooks.AsyncCheckpointSaverHook",
+        "org.jhooks.hooks.LoggingTensorHook",
+    }, records

@@ -164,3 +164,17 @@ def test_quick_start_logs_each_step_once_in_order(tmp_path):
     losses = [float(loss) for _, loss in lines]
     assert losses == sorted(losses, reverse=True) and losses[-1] < 1e-6
     assert (tmp_path / "quickstart-ckpt" / "checkpoint").is_file()
+
+
+def test_java_hooks_quick_start_logs_each_line_once(tmp_path):
+    """The README's second quick start shows the Java hooks' INFO lines through Python's logging,
+    each once, and no TensorFlow INFO line (TensorFlow's logger has a handler of its own: INFO on
+    the root would print each of its lines twice)."""
+    second = [p.values[0] for p in _examples() if p.values[0].path.endswith("README.md")][1]
+    assert "JavaHook" in second.parsed
+    second.namespace["tmp_path"] = tmp_path
+    second.region.evaluator(second)
+    stderr = second.namespace["result"].stderr
+    logged = [re.sub(r" \(\d+\.\d+ sec\)$", "", line) for line in stderr.splitlines()]
+    logged = [line for line in logged if line.startswith(("org.jhooks", "jhooks", "tensorflow", "INFO:tensorflow"))]
+    assert logged == [f"org.jhooks.hooks.LoggingTensorHook: step before = {n}" for n in (0, 10, 20)], stderr

@@ -111,7 +111,7 @@ def test_each_checkpoint_holds_the_values_of_its_step_while_training_goes_on(tmp
 
 
 def test_overlapping_saves_wait_are_counted_and_logged(tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="jhooks.hooks")
+    caplog.set_level(logging.DEBUG, logger="jhooks.hooks")
     _, m = in_graph(Model)
     with m.gs.graph.as_default():
         hook = GatedAsyncSaver(str(tmp_path), saveSteps=1, maxToKeep=0)

@@ -23,6 +23,20 @@ from jhooks.hooks import progress_bar as progress_bar_module
 LINE = re.compile(r"\d+/10 steps \(\d+%\), [\d.]+ s, [\d.]+ step/s, loss=\S+")
 
 
+def _read_all(master: int) -> str:
+    """Everything written to the pseudo-terminal (its writer closed): one read may return a part."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # EIO: no writer left and nothing more to read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
 def test_not_a_terminal_gets_lines_for_tenths_and_the_end():
     out = io.StringIO()
     _, m = in_graph(Model)
@@ -88,12 +102,33 @@ def test_on_a_terminal_tqdm_draws_and_log_records_go_above_the_bar(caplog):
     finally:
         root.removeHandler(console)
         terminal.close()
-    text = os.read(master, 1 << 16).decode()
+    text = _read_all(master)
     os.close(master)
     assert "3/3 [" in text and "step/s" in text  # tqdm's bar
     records = [line for line in text.replace("\r\n", "\n").split("\n") if "record after a run" in line]
     assert len(records) == 3
     assert all(line.split("\r")[-1] == "LOG record after a run" for line in records), records
+
+
+def test_a_terminal_of_zero_columns_gets_the_lines():
+    """A pseudo-terminal that reports no size (0 x 0, as some CI runners' do): tqdm would draw
+    nothing at all there; the bar prints the periodic lines instead."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+    terminal = os.fdopen(slave, "w", buffering=1)
+    try:
+        assert terminal.isatty() and os.get_terminal_size(slave).columns == 0
+        _, m = in_graph(Model)
+        with m.gs.graph.as_default():
+            hook = ProgressBarHook(lastStep=10, tensors={"loss": "loss:0"}, stream=terminal)
+            train([StopAtStepHook(lastStep=10), hook], m, 100)
+    finally:
+        terminal.close()
+    text = _read_all(master)
+    os.close(master)
+    lines = text.replace("\r\n", "\n").splitlines()
+    assert lines and all(LINE.fullmatch(line) for line in lines), text
+    assert lines[-1].startswith("10/10 steps (100%), ")
 
 
 def test_every_n_iter_must_be_positive():

@@ -1,17 +1,13 @@
 """org.jhooks:jhooks and org.jhooks:jhooks-conformance as a JVM engineer depends on them: ``gradle
 publish`` writes the directory repository build/repo (jar, sources jar, javadoc jar, POM of each),
-``gradle publishToMavenLocal`` a local repository, and the example app (examples/jvm-app) is built
-and run from the coordinates alone, with Gradle and with Maven, on a copy outside the checkout and
-with no other classpath. The library jar holds only the library; the natives' platform is the
-application's choice (an optional dependency in the POMs, as tensorflow-core-api leaves it).
-
-Maven keeps what it downloads in build/m2-example (reused between runs); jhooks itself is removed
-from there first, so the run always resolves the freshly published artifact.
+``gradle publishToMavenLocal`` a local repository. The library jar holds only the library; the
+natives' platform is the application's choice (an optional dependency in the POMs, as
+tensorflow-core-api leaves it). tests/examples builds and runs the example app (examples/jvm-app)
+from the coordinates on a copy outside the checkout; tests/install/test_jvm_conformance_entry_point.py
+runs its conformance test.
 """
 
 import os
-import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 import zipfile
@@ -25,9 +21,7 @@ BUILD_REPO = os.path.join(REPO, "build", "repo")
 ARTIFACT_DIR = os.path.join(BUILD_REPO, "org", "jhooks", "jhooks", VERSION)
 CONFORMANCE_DIR = os.path.join(BUILD_REPO, "org", "jhooks", "jhooks-conformance", VERSION)
 NOT_LIBRARY = tuple(f"org/jhooks/{p}/" for p in ("conformance", "testing", "demo", "examples", "bench"))
-JAVACPP_CACHE = os.path.join(REPO, "build", "javacpp-cache")
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
-STEPS = 60
 
 
 def gradle(*args, cwd=REPO, timeout=900):
@@ -159,62 +153,3 @@ def test_the_example_names_this_version():
         assert f"findProperty('jhooksVersion') ?: '{VERSION}'" in f.read()
     pom = ET.parse(os.path.join(example, "pom.xml")).getroot()
     assert pom.findtext("m:properties/m:jhooks.version", namespaces=POM_NS) == VERSION
-
-
-def _example_copy(tmp_path):
-    app = tmp_path / "jvm-app"
-    shutil.copytree(os.path.join(REPO, "examples", "jvm-app"), app, ignore=shutil.ignore_patterns("build", ".gradle"))
-    return app
-
-
-def _check_trained(output, checkpoint_dir):
-    line = [x for x in output.splitlines() if "trained: " in x][-1]  # Maven may prefix a colour reset
-    fields = dict(re.findall(r"(\w+)=(\[[^]]*\]|\S+)", line))
-    assert int(fields["global_step"]) == STEPS, line
-    assert float(fields["loss"]) < 1e-3 and abs(float(fields["w"]) - 3) < 0.05 and abs(float(fields["b"]) + 1) < 0.05
-    assert "model.ckpt-50.index" in fields["checkpoints"], line
-    assert (checkpoint_dir / f"model.ckpt-{STEPS}.index").exists()  # the final save when the session closed
-
-
-def test_the_example_app_builds_and_trains_with_gradle(tmp_path, published):
-    app = _example_copy(tmp_path)
-    ckpt = tmp_path / "ckpt"
-    done = gradle(
-        "run",
-        f"-PjhooksRepo={BUILD_REPO}",
-        f"-PcheckpointDir={ckpt}",
-        f"-Psteps={STEPS}",
-        f"-PjavacppCacheDir={JAVACPP_CACHE}",
-        cwd=app,
-    )
-    _check_trained(done.stdout, ckpt)
-
-
-@pytest.mark.skipif(shutil.which("mvn") is None, reason="Maven is not installed")
-def test_the_example_app_builds_and_trains_with_maven(tmp_path, published):
-    app = _example_copy(tmp_path)
-    ckpt = tmp_path / "ckpt"
-    local = os.path.join(REPO, "build", "m2-example")
-    shutil.rmtree(os.path.join(local, "org", "jhooks"), ignore_errors=True)  # only our own artifact, re-resolved
-    done = subprocess.run(
-        [
-            "mvn",
-            "-B",
-            "-q",
-            "-Dstyle.color=never",
-            f"-Dmaven.repo.local={local}",
-            f"-Djhooks.repo=file://{BUILD_REPO}",
-            f"-DcheckpointDir={ckpt}",
-            f"-Dsteps={STEPS}",
-            f"-Djavacpp.cachedir={JAVACPP_CACHE}",
-            "compile",
-            "exec:exec",
-        ],  # fmt: skip
-        cwd=app,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        env={k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"},
-    )
-    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-3000:]
-    _check_trained(done.stdout, ckpt)

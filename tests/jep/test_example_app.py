@@ -1,21 +1,14 @@
 """examples/jvm-app trains with Python hooks loaded by spec (``loss_hooks:LossLogger``) in a JVM
-started by plain ``java`` and by Gradle ``run`` (jep backend; docs/bridge.md, "Backends")."""
+started by plain ``java`` (jep backend; docs/bridge.md, "Backends"); tests/examples runs it with
+Gradle ``run`` and Maven ``exec:exec``."""
 
 import os
 import re
-import shutil
 import subprocess
-import sys
-
-import pytest
-
-from jhooks.api.version import VERSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 EXAMPLE = os.path.join(REPO, "examples", "jvm-app")
-BUILD_REPO = os.path.join(REPO, "build", "repo")
-JAVACPP_CACHE = os.path.join(REPO, "build", "javacpp-cache")
 STEPS = 60
 
 
@@ -60,33 +53,4 @@ def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep
         env=env,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    _check_trained(done.stdout, ckpt)
-
-
-def _gradle(*args, cwd):
-    env = {k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"}
-    done = subprocess.run(
-        ["gradle", "-q", "--console=plain", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1200
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
-    return done
-
-
-@pytest.mark.skipif(shutil.which("gradle") is None, reason="gradle is not installed")
-def test_the_example_app_trains_with_python_hooks_under_gradle_run(tmp_path):
-    _gradle("publish", cwd=REPO)
-    assert os.path.exists(os.path.join(BUILD_REPO, "org", "jhooks", "jhooks", VERSION))
-    app = tmp_path / "jvm-app"
-    shutil.copytree(EXAMPLE, app, ignore=shutil.ignore_patterns("build", ".gradle"))
-    ckpt = tmp_path / "ckpt"
-    done = _gradle(
-        "run",
-        f"-PjhooksRepo={BUILD_REPO}",
-        f"-PcheckpointDir={ckpt}",
-        f"-Psteps={STEPS}",
-        f"-PjavacppCacheDir={JAVACPP_CACHE}",
-        f"-Ppython={sys.executable}",
-        "-PpythonHooks=loss_hooks:LossLogger",
-        cwd=app,
-    )
     _check_trained(done.stdout, ckpt)

@@ -24,6 +24,7 @@ What differs from JPype, and how this module bridges it:
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -139,6 +140,10 @@ class JepBackend(Backend):
 
     def jvm_started(self) -> bool:
         return True  # the JVM hosts this interpreter
+
+    def jvm_library(self) -> str:
+        home = str(self.jclass("java.lang.System").getProperty("java.home"))
+        return os.path.join(home, "lib", "server", "libjvm.so")  # the JVM that hosts this interpreter
 
     def start_jvm(self, options: Sequence[str], classpath: Sequence[str]) -> None:
         raise RuntimeError("this Python runs inside a JVM through jep: it cannot start another")

@@ -38,6 +38,16 @@ _BOXES = {
 }
 
 
+def _named_once(cls: type) -> None:
+    """Python prints an exception's type as ``module.qualname``, and JPype names a Java class
+    ``java.lang`` + ``java.lang.IllegalStateException``: tracebacks read
+    ``java.lang.java.lang.IllegalStateException``. The qualname becomes the simple name, so the type
+    prints as the Java class name (what the bridge raises or keeps as a cause passes here)."""
+    name, module = cls.__name__, cls.__module__
+    if cls.__qualname__ == name and name.startswith(module + "."):
+        cls.__qualname__ = name[len(module) + 1 :]
+
+
 class JPypeBackend(Backend):
     """:class:`~jhooks.bridge.backend.protocol.Backend` over JPype 1.7."""
 
@@ -49,6 +59,14 @@ class JPypeBackend(Backend):
 
     def jvm_started(self) -> bool:
         return bool(jpype.isJVMStarted())
+
+    def jvm_library(self) -> str:
+        try:
+            return str(jpype.getDefaultJVMPath())
+        except jpype.JVMNotFoundException:
+            raise LookupError("JPype found no libjvm.so in JAVA_HOME, /usr/bin/java's JDK or /usr/lib/jvm") from None
+        except jpype.JVMNotSupportedException as e:
+            raise LookupError(f"JPype cannot use the JVM it found: {e}") from None
 
     def start_jvm(self, options: Sequence[str], classpath: Sequence[str]) -> None:
         # interrupt=False makes JPype 1.7 install its Java handlers for SIGINT/SIGTERM (the flag is
@@ -136,7 +154,17 @@ class JPypeBackend(Backend):
         return jpype.JObject(jpype.JProxy(interface, inst=target), self.jclass(interface))
 
     def java_error(self, exc: BaseException) -> BaseException | None:
-        return exc if isinstance(exc, jpype.JException) else None
+        if not isinstance(exc, jpype.JException):
+            return None
+        chain: list[BaseException] = []
+        cause: BaseException | None = exc
+        while cause is not None and not any(cause is c for c in chain):  # a cycle ends it, as in traceback
+            chain.append(cause)
+            cause = cause.__cause__
+        for link in chain:  # its Java causes print too (JPype puts the Java frames between them)
+            if isinstance(link, jpype.JException):
+                _named_once(type(link))
+        return exc
 
     def wrap(self, throwable: Any) -> BaseException:
         return throwable

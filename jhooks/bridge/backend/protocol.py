@@ -36,6 +36,11 @@ class Backend(Protocol):
         """Whether the JVM runs (always, under jep: it hosts this interpreter)."""
         ...
 
+    def jvm_library(self) -> str:
+        """The JVM shared library (``libjvm.so``) that :meth:`start_jvm` starts, or that runs.
+        LookupError, saying where it looked, when there is none (no JDK installed)."""
+        ...
+
     def start_jvm(self, options: Sequence[str], classpath: Sequence[str]) -> None:
         """Starts the JVM with the ``-D``/``-X`` ``options`` and ``classpath`` (jars or class dirs).
         Java strings stay Java objects (no automatic conversion to ``str``) and the JVM's handlers

@@ -14,6 +14,8 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
+from jhooks.api.hook import Hook
+from jhooks.api.validation import HookValidationError, validate_hook
 from jhooks.bridge.backend.choice import embedded
 from jhooks.bridge.convert.values import value_to_python
 
@@ -26,7 +28,9 @@ def resolve(spec: str) -> Any:
     """The object named by ``"package.module:Name"`` (``Name`` may be dotted)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise LauncherError(f"hook spec {spec!r} must be 'package.module:ClassName'")
+        head, dot, tail = spec.rpartition(".")
+        guess = f": did you mean {head + ':' + tail!r}?" if not sep and dot and head and tail else ""
+        raise LauncherError(f"hook spec {spec!r} must be 'package.module:ClassName'{guess}")
     try:
         obj = importlib.import_module(module_name)
     except ImportError as e:
@@ -37,7 +41,7 @@ def resolve(spec: str) -> Any:
                 f"put the directory that holds {missing.split('.')[0]} on PYTHONPATH ({how}) or pip install its package"
             )
         else:
-            fix = "it was found, but importing it failed: fix that import (--debug shows the traceback)"
+            fix = "it was found, but importing it failed: fix that import (--verbose shows the traceback)"
         raise LauncherError(f"hook spec {spec!r}: cannot import {module_name!r} ({e}); {fix}") from e
     for part in attr.split("."):
         try:
@@ -104,4 +108,9 @@ def instantiate(spec: str, args: Sequence[Any], kind: type) -> Any:
     instance = factory(*values)
     if not isinstance(instance, kind):
         raise LauncherError(f"hook spec {spec!r} made a {type(instance).__name__}, not a jhooks.{kind.__name__}")
+    if kind is Hook:
+        try:
+            validate_hook(instance)  # a callback with the wrong parameters, said now and naming the spec
+        except HookValidationError as e:
+            raise LauncherError(f"hook spec {spec!r}: {e}") from e
     return instance

@@ -33,6 +33,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from jhooks.bridge.backend.choice import current, embedded
@@ -59,6 +60,44 @@ HOOKS_ONLY = "hooks-only"
 
 _state = PROCESS.jvm
 
+JAVA_RELEASE = 17
+"""The oldest Java the jhooks jar runs on (it is compiled for 17)."""
+NO_JDK_FIX = (
+    f"install a JDK {JAVA_RELEASE} or later (Debian/Ubuntu: apt-get install openjdk-{JAVA_RELEASE}-jdk-headless) "
+    "or set JAVA_HOME to one"
+)
+
+
+@dataclass(frozen=True)
+class JavaRuntime:
+    """The Java that would run jhooks' JVM: its home directory and release (``17.0.15``)."""
+
+    home: str
+    version: str
+
+
+def java_runtime() -> JavaRuntime:
+    """The Java the backend starts (JPype: ``JAVA_HOME``, else ``/usr/bin/java``'s, else one under
+    ``/usr/lib/jvm``), read from its ``release`` file without starting it. JvmError naming what is
+    missing and what to install when there is no JDK, or when it is older than :data:`JAVA_RELEASE`."""
+    try:
+        library = current().jvm_library()
+    except LookupError as e:
+        raise JvmError(f"no JDK found ({e}); {NO_JDK_FIX}") from None
+    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(library))))  # <home>/lib/server/
+    version = "unknown"
+    try:
+        with open(os.path.join(home, "release"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("JAVA_VERSION="):
+                    version = line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    major = version.split(".")[0]
+    if major.isdigit() and int(major) < JAVA_RELEASE:
+        raise JvmError(f"the JDK at {home} is Java {version}, older than {JAVA_RELEASE}; {NO_JDK_FIX}")
+    return JavaRuntime(home, version)
+
 
 def mode() -> str | None:
     """What the JVM started by :func:`start` can do: :data:`SHARED_RUNTIME` (TensorFlow natives
@@ -77,8 +116,9 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
 
     Raises (before starting anything, or on a running hooks-only JVM) TensorFlowVersionError when
     ``natives`` and the installed Python TensorFlow is not the build tensorflow-java wraps,
-    TensorFlowRuntimeError when ``natives`` and no TensorFlow runtime is installed; JvmError when a
-    JVM started elsewhere lacks the jhooks jar, or when this Python runs inside a JVM (jep);
+    TensorFlowRuntimeError when ``natives`` and no TensorFlow runtime is installed; JvmError when
+    there is no JDK 17+ (:func:`java_runtime`), when a JVM started elsewhere lacks the jhooks jar,
+    or when this Python runs inside a JVM (jep);
     jhooks.bridge.process.classpath.ClasspathError when the jar is missing or another version.
     """
     if embedded():
@@ -94,6 +134,7 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
             console.install()
             extend_classpath(extra_classpath)
             return
+        java_runtime()  # no JDK, or too old: one JvmError saying what to install, before anything starts
         jars = classpath()
         tf_java = runtime.tf_java_version(jars)
         python_tf = runtime.python_tensorflow()
@@ -289,8 +330,23 @@ def find_class(name: str) -> Any:
     except TypeError:
         searched = searched_classpath()
         raise JavaClassNotFoundError(
-            f"Java class {name} not found on the classpath searched ({len(searched)} entries: "
-            + os.pathsep.join(searched)
-            + "); add its jar or classes directory: --classpath with python -m jhooks java, "
-            "jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
+            f"Java class {name} not found on the classpath searched ({_described(searched)}); check the name "
+            "(package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
+            "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
         ) from None
+
+
+def _described(searched: Sequence[str], shown: int = 3) -> str:
+    """The classpath in a few words (it was a thousand characters of jar paths): how many jhooks jars
+    (``python -m jhooks info`` lists them), then the app's entries, the first ``shown`` of them by path."""
+    try:
+        own = set(classpath())
+    except Exception:  # the classpath was found at start-up; a failure now only costs the summary
+        own = set()
+    others = [e for e in searched if e not in own and os.path.basename(e) != "org.jpype.jar"]  # JPype's own
+    text = f"{len(own)} jhooks jars, listed by python -m jhooks info"
+    if others:
+        more = f" and {len(others) - shown} more" if len(others) > shown else ""
+        text += f"; {len(others)} other {'entry' if len(others) == 1 else 'entries'}: " + ", ".join(others[:shown])
+        text += more
+    return text

@@ -64,6 +64,12 @@ public final class TrainWithHooks {
   public static void main(String[] args) throws IOException {
     Path checkpointDir = Path.of(args.length > 0 ? args[0] : "checkpoints");
     long steps = args.length > 1 ? Long.parseLong(args[1]) : 200;
+    // Python hooks first, before TensorFlow loads: a JVM started without the runtime options of
+    // `python -m jhooks jvm-options` is then told so by jhooks, naming them.
+    List<Hook> pythonHooks = new ArrayList<>();
+    for (int i = 2; i < args.length; i++) {
+      pythonHooks.add(PythonHooks.load(args[i])); // a Python hook, e.g. loss_hooks:LossLogger
+    }
     float[][] y = new float[X.length][1];
     for (int i = 0; i < X.length; i++) {
       y[i][0] = 3 * X[i][0] - 1;
@@ -87,9 +93,7 @@ public final class TrainWithHooks {
       hooks.add(
           new LoggingTensorHook(List.of("loss:0", GlobalStep.TENSOR_NAME), 50, null, false, null));
       hooks.add(lastLoss);
-      for (int i = 2; i < args.length; i++) {
-        hooks.add(PythonHooks.load(args[i])); // a Python hook, e.g. loss_hooks:LossLogger
-      }
+      hooks.addAll(pythonHooks);
       try (MonitoredSession session =
           MonitoredTrainingSession.builder(graph)
               .checkpointDir(checkpointDir)

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.ModelInstance;
 import org.jhooks.hooks.AsyncCheckpointSaverHook;
 import org.jhooks.python.PythonHooks;
@@ -34,7 +35,7 @@ import org.tensorflow.ndarray.NdArray;
  * global step is {@code --steps} past the restored one or a hook asks to stop.
  */
 public final class JvmTrainingDemo {
-  private static final System.Logger LOG = System.getLogger(JvmTrainingDemo.class.getName());
+  private static final System.Logger LOG = Logs.get(JvmTrainingDemo.class.getName());
 
   /**
    * What ModelDependentHooks (such as a {@code --hook} one) get: the loss, train op and global

@@ -14,6 +14,7 @@ import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
+import org.jhooks.Logs;
 
 /**
  * The console of a JVM that Python drives (started by {@code jhooks.bridge.process.jvm.start()}: a
@@ -71,6 +72,8 @@ public final class PythonConsole {
    * Routes {@code java.util.logging}'s root logger to {@code newSink}; replaces any earlier one.
    */
   public static synchronized void install(Sink newSink) {
+    // jhooks' loggers stay on java.util.logging, here Python's: not SLF4J, not the one-line format.
+    System.setProperty(Logs.PROPERTY, "system");
     Logger root = LogManager.getLogManager().getLogger("");
     if (handler == null) {
       savedRootLevel = root.getLevel();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jhooks.Logs;
 
 /**
  * The checkpoint dir conventions TensorFlow's {@code tf.train.Saver} and {@code
@@ -40,7 +41,7 @@ public final class Checkpoints {
   private static final Pattern DATA = Pattern.compile("^\\.data-\\d{5}-of-\\d{5}$");
   private static final String STATE_TEMP = STATE_FILE + ".tmp";
   private static final String BUNDLE_TEMP = ".tempstate";
-  private static final System.Logger LOG = System.getLogger(Checkpoints.class.getName());
+  private static final System.Logger LOG = Logs.get(Checkpoints.class.getName());
 
   private Checkpoints() {}
 

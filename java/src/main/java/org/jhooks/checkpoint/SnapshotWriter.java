@@ -8,6 +8,7 @@ import org.tensorflow.Graph;
 import org.tensorflow.Operand;
 import org.tensorflow.Session;
 import org.tensorflow.Tensor;
+import org.tensorflow.TensorFlow;
 import org.tensorflow.op.Ops;
 import org.tensorflow.op.core.Placeholder;
 import org.tensorflow.types.TString;
@@ -34,6 +35,25 @@ public final class SnapshotWriter implements AutoCloseable {
   private List<Placeholder<?>> valueInputs;
   private String saveOpName;
   private FiniteOps.Check finite;
+
+  /**
+   * A writer. It loads TensorFlow's native runtime now, so that an owner in a JVM that cannot load
+   * it (a JVM that Python started for Java hooks only, docs/bridge.md "Start-up and the runtime
+   * rule") is refused when it is built, not at its first save.
+   *
+   * @throws IllegalStateException TensorFlow's natives cannot be loaded; the cause is
+   *     tensorflow-java's error
+   */
+  public SnapshotWriter() {
+    try {
+      TensorFlow.version();
+    } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+      throw new IllegalStateException(
+          "SnapshotWriter needs TensorFlow's native runtime (it writes checkpoints with"
+              + " tensorflow-java's SaveV2), which this JVM cannot load",
+          e);
+    }
+  }
 
   /**
    * Writes {@code values} under {@code prefix}.

@@ -31,7 +31,7 @@ import org.tensorflow.ndarray.NdArray;
  * <ul>
  *   <li>Overlap policy WAIT: at most one write is in flight. A save that falls due while the
  *       previous write is still running waits for it before taking its snapshot; no save is
- *       skipped. Each wait is counted ({@link #overlapCount()}) and logged at INFO.
+ *       skipped. Each wait is counted ({@link #overlapCount()}) and logged at DEBUG.
  *   <li>A failed write is raised on the training thread as a {@link
  *       org.jhooks.checkpoint.CheckpointSaveException} (cause: the original error) at the next
  *       callback, in {@link #waitForPendingSaves()} or in {@code end()}.
@@ -50,6 +50,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
   private static final AtomicInteger THREADS = new AtomicInteger();
   private static final String STEP_KEY = "\u0000global_step";
 
+  // Made with the hook: a JVM without TensorFlow's natives refuses it here, not at its first save.
   private final SnapshotWriter writer = new SnapshotWriter();
   private final ExecutorService executor =
       new ThreadPoolExecutor(
@@ -87,7 +88,11 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     }
   }
 
-  /** Same parameters and errors as {@link CheckpointSaverHook#CheckpointSaverHook}. */
+  /**
+   * Same parameters and errors as {@link CheckpointSaverHook#CheckpointSaverHook}, and {@code
+   * IllegalStateException} in a JVM that cannot load TensorFlow's natives (its {@link
+   * SnapshotWriter} needs them): refused here, not at the first save.
+   */
   public AsyncCheckpointSaverHook(
       String checkpointDir,
       Double saveSecs,
@@ -126,7 +131,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
       long t0 = System.nanoTime();
       awaitQuietly(previous);
       log.log(
-          System.Logger.Level.INFO,
+          System.Logger.Level.DEBUG,
           String.format(
               "%s: save for step %d waited %.3f s for the save of step %d (overlap #%d)",
               name, decidedStep, (System.nanoTime() - t0) / 1e9, previous.step, overlapCount));

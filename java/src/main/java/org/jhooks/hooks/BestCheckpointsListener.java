@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.HookException;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.CheckpointState;
 import org.jhooks.checkpoint.CheckpointStateException;
@@ -53,8 +54,7 @@ public final class BestCheckpointsListener implements CheckpointSaverListener {
   private static final Pattern CHECKPOINT_FILE =
       Pattern.compile("(?s)(.+)(?:\\.index|\\.meta|\\.data-\\d{5}-of-\\d{5})");
 
-  private static final System.Logger LOG =
-      System.getLogger("org.jhooks.hooks.BestCheckpointsListener");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.BestCheckpointsListener");
 
   private final String checkpointDir;
   private final String metric;

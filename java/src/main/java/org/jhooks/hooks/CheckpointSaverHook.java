@@ -46,6 +46,8 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
    * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one,
    *     both saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages); a
    *     checkpointBasename with a path separator or {@code ..}
+   * @throws IllegalStateException a saver with explicit variables (written by {@link
+   *     SnapshotWriter}) in a JVM that cannot load TensorFlow's natives
    */
   public CheckpointSaverHook(
       String checkpointDir,
@@ -70,6 +72,9 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
 
   private CheckpointSaverHook(CheckpointSaverHookBuilder<?> b) {
     super("CheckpointSaverHook", b);
+    if (saver.variables() != null) {
+      writer = new SnapshotWriter(); // now: a JVM without TensorFlow's natives refuses the hook
+    }
   }
 
   /** Named parameters: {@code CheckpointSaverHook.builder(dir).saveSteps(100).build()}. */

@@ -12,6 +12,7 @@ import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
+import org.jhooks.Logs;
 import org.jhooks.SaveDecision;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -66,7 +67,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
 
   CheckpointSaverHookBase(String name, CheckpointSaverHookBuilder<?> b) {
     this.name = name;
-    this.log = System.getLogger("org.jhooks.hooks." + name);
+    this.log = Logs.get("org.jhooks.hooks." + name);
     if (b.checkpointDir == null || b.checkpointDir.isEmpty()) {
       throw new IllegalArgumentException("checkpointDir must be given");
     }

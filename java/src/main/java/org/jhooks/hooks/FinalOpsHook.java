@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.Nest;
 import org.jhooks.Session;
 import org.tensorflow.ndarray.NdArray;
@@ -19,7 +20,7 @@ import org.tensorflow.ndarray.NdArray;
  * re-raised, as TensorFlow does. See {@code docs/contract.md}.
  */
 public final class FinalOpsHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.FinalOpsHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.FinalOpsHook");
 
   private final Object finalOps;
   private final Map<String, NdArray<?>> finalOpsFeedDict;

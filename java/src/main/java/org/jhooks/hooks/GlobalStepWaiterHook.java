@@ -2,6 +2,7 @@ package org.jhooks.hooks;
 
 import org.jhooks.Hook;
 import org.jhooks.HookException;
+import org.jhooks.Logs;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 
@@ -20,8 +21,7 @@ import org.jhooks.SessionRunContext;
  * a {@link HookException} (the thread's interrupt flag set again).
  */
 public final class GlobalStepWaiterHook implements Hook {
-  private static final System.Logger LOG =
-      System.getLogger("org.jhooks.hooks.GlobalStepWaiterHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.GlobalStepWaiterHook");
 
   private final long waitUntilStep;
   private final double pollSecs;

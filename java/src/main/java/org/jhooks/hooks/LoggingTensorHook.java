@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -22,7 +23,7 @@ import org.tensorflow.ndarray.NdArray;
  * nested {@code [a b]} rows.
  */
 public final class LoggingTensorHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.LoggingTensorHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.LoggingTensorHook");
 
   private final Map<String, String> tensors;
   private final SecondOrStepTimer timer;

@@ -3,6 +3,7 @@ package org.jhooks.hooks;
 import org.jhooks.CheckpointGuard;
 import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -24,7 +25,7 @@ import org.tensorflow.ndarray.NdArray;
  * poisoned checkpoints").
  */
 public final class NanTensorHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.NanTensorHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.NanTensorHook");
 
   private final String lossTensor;
   private final boolean failOnNanLoss;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
+import org.jhooks.Logs;
 import org.jhooks.RunOptions;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
@@ -34,7 +35,7 @@ import org.tensorflow.proto.RunMetadata;
  * timeline.Timeline} writes.
  */
 public final class ProfilerHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.ProfilerHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.ProfilerHook");
   private static final int FULL_TRACE = 3;
 
   private final SecondOrStepTimer timer;
@@ -112,7 +113,8 @@ public final class ProfilerHook implements Hook {
   private void save(long step, byte[] runMetadata) {
     Path path = Path.of(outputDir, "timeline-" + step + ".json");
     LOG.log(
-        System.Logger.Level.INFO, () -> "Saving timeline for " + step + " into '" + path + "'.");
+        System.Logger.Level.INFO,
+        () -> "Saving timeline for " + step + " into '" + path.toAbsolutePath() + "'.");
     String trace = chromeTrace(runMetadata, showDataflow, showMemory);
     try {
       if (!outputDir.isEmpty()) {

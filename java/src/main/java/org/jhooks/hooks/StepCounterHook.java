@@ -2,6 +2,7 @@ package org.jhooks.hooks;
 
 import java.util.OptionalLong;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
@@ -25,7 +26,7 @@ import org.tensorflow.ndarray.NdArray;
  * hook. No other standard hook warns about it, as in TF.
  */
 public final class StepCounterHook implements Hook {
-  private static final System.Logger LOG = System.getLogger("org.jhooks.hooks.StepCounterHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.StepCounterHook");
 
   /** TF's warning text; {@code %s} are the fetched value and the previous fetched value. */
   public static final String NOT_INCREASED =

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.jhooks.Hook;
+import org.jhooks.Logs;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
@@ -26,8 +27,7 @@ import org.tensorflow.ndarray.NdArray;
  * global step S: <metric> did not improve for N evaluations (best B at global step T)."}.
  */
 public final class StopIfNoImprovementHook implements Hook {
-  private static final System.Logger LOG =
-      System.getLogger("org.jhooks.hooks.StopIfNoImprovementHook");
+  private static final System.Logger LOG = Logs.get("org.jhooks.hooks.StopIfNoImprovementHook");
 
   private final String metric;
   private final boolean minimize;

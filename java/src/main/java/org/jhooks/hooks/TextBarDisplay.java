@@ -1,8 +1,10 @@
 package org.jhooks.hooks;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.LogManager;
@@ -11,9 +13,10 @@ import java.util.logging.Logger;
 
 /**
  * {@link ProgressBarHook}'s own display (a JVM that Python does not drive, or a given stream): a
- * text bar redrawn in place on a terminal, periodic lines elsewhere, by the rules of the hook's
- * doc. While a terminal bar is open, the console handlers of {@code java.util.logging}'s root
- * logger clear the bar before a record and redraw it after.
+ * text bar redrawn in place on a terminal of a known width (cut to that width), periodic lines
+ * elsewhere (a terminal that reports 0 columns or none included), by the rules of the hook's doc.
+ * While a terminal bar is open, the console handlers of {@code java.util.logging}'s root logger
+ * clear the bar before a record and redraw it after.
  */
 final class TextBarDisplay implements ProgressBarHook.Display {
   static final double LINE_FRACTION = 0.1;
@@ -25,6 +28,7 @@ final class TextBarDisplay implements ProgressBarHook.Display {
   private final Long total;
   private final PrintStream out;
   private final boolean terminal;
+  private final int columns;
   private final long began = System.nanoTime();
   private long position;
   private String postfix = "";
@@ -39,7 +43,8 @@ final class TextBarDisplay implements ProgressBarHook.Display {
     this.total = total;
     this.out = stream == null ? System.err : stream;
     int fd = out == System.err ? 2 : out == System.out ? 1 : -1;
-    this.terminal = fd > 0 && isTerminal(fd);
+    this.columns = fd > 0 && isTerminal(fd) ? columns(fd) : 0;
+    this.terminal = columns > 0;
     if (terminal) {
       takeConsole(this);
     }
@@ -52,6 +57,30 @@ final class TextBarDisplay implements ProgressBarHook.Display {
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (Exception e) {
       return false; // no /proc (not Linux) or no such descriptor: draw lines, never garbage
+    }
+  }
+
+  /**
+   * The width of terminal {@code fd}, as {@code stty size} reports it; 0 when it reports 0 (a
+   * pseudo-terminal without a size) or cannot say. Java has no call for it; this runs once per bar.
+   */
+  static int columns(int fd) {
+    try {
+      String tty = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+      Process stty =
+          new ProcessBuilder("stty", "-F", tty, "size")
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.PIPE)
+              .start();
+      String out = new String(stty.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      if (!stty.waitFor(5, TimeUnit.SECONDS) || stty.exitValue() != 0) {
+        stty.destroyForcibly();
+        return 0;
+      }
+      String[] rowsColumns = out.trim().split("\\s+");
+      return rowsColumns.length == 2 ? Integer.parseInt(rowsColumns[1]) : 0;
+    } catch (Exception e) {
+      return 0; // no /proc, no stty, or an answer it cannot read: lines, never garbage
     }
   }
 
@@ -112,13 +141,15 @@ final class TextBarDisplay implements ProgressBarHook.Display {
     if (closed && drawnLength == 0) {
       return;
     }
-    StringBuilder s = new StringBuilder().append('\r').append(lastText);
-    if (drawnLength > lastText.length()) {
-      s.append(" ".repeat(drawnLength - lastText.length()));
+    // one column short of the width: a full line would wrap the cursor to the next one
+    String text = lastText.length() < columns ? lastText : lastText.substring(0, columns - 1);
+    StringBuilder s = new StringBuilder().append('\r').append(text);
+    if (drawnLength > text.length()) {
+      s.append(" ".repeat(drawnLength - text.length()));
     }
     out.print(s);
     out.flush();
-    drawnLength = lastText.length();
+    drawnLength = text.length();
   }
 
   private String barText(long now) {

@@ -3,6 +3,7 @@ package org.jhooks.tf;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.jhooks.Logs;
 import org.jhooks.checkpoint.Checkpoints;
 import org.tensorflow.Graph;
 import org.tensorflow.proto.ConfigProto;
@@ -19,7 +20,7 @@ import org.tensorflow.proto.ConfigProto;
  */
 public final class CheckpointRestoringSessionCreator implements SessionCreator {
   private static final System.Logger LOG =
-      System.getLogger(CheckpointRestoringSessionCreator.class.getName());
+      Logs.get(CheckpointRestoringSessionCreator.class.getName());
 
   private final Path checkpointDir;
   private final ConfigProto config;

@@ -11,6 +11,7 @@ import org.jhooks.Coordinator;
 import org.jhooks.Hook;
 import org.jhooks.HookException;
 import org.jhooks.HookNames;
+import org.jhooks.Logs;
 import org.jhooks.ModelDependentHook;
 import org.jhooks.ModelInstance;
 import org.jhooks.Nest;
@@ -53,7 +54,7 @@ import org.tensorflow.ndarray.NdArray;
  * Not thread-safe: drive it from one thread.
  */
 public final class MonitoredSession implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(MonitoredSession.class.getName());
+  private static final System.Logger LOG = Logs.get(MonitoredSession.class.getName());
 
   private final Graph graph;
   private final List<Hook> hooks;

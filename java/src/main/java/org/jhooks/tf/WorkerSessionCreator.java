@@ -3,6 +3,7 @@ package org.jhooks.tf;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.jhooks.Logs;
 import org.tensorflow.Graph;
 import org.tensorflow.GraphOperation;
 import org.tensorflow.Result;
@@ -27,7 +28,7 @@ import org.tensorflow.types.TBool;
  * of every {@code VarHandleOp} of the graph, ops added under {@code jhooks_ready/} on first use.
  */
 public final class WorkerSessionCreator implements SessionCreator {
-  private static final System.Logger LOG = System.getLogger(WorkerSessionCreator.class.getName());
+  private static final System.Logger LOG = Logs.get(WorkerSessionCreator.class.getName());
   private static final String SCOPE = "jhooks_ready";
 
   private final String master;

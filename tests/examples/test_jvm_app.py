@@ -1,0 +1,131 @@
+"""examples/jvm-app as a JVM user gets it: copied out of the checkout, after the README's one
+publishing step (``gradle publishToMavenLocal``), built and run with the plain commands its build
+files document: ``gradle -q run`` and ``mvn -q compile exec:exec``, then the same with Python hooks
+(``-Ppython=PYTHON`` / ``-Dpython=PYTHON``: jep, docs/bridge.md "Backends").
+
+The local Maven repository is build/m2-example (``-Dmaven.repo.local``, read by Gradle's
+``mavenLocal()`` as by Maven), not ``~/.m2``: the test depends on no state of the user's, and the
+downloads (about 200 MB, TensorFlow's native jar and Maven's plugins) are reused between runs.
+jhooks itself is removed from there and published again first, so every run resolves the fresh
+artifact. The example names no path of the checkout: a copy resolves only coordinates.
+"""
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from jhooks.api.version import VERSION
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(REPO, "examples", "jvm-app")
+LOCAL_REPO = os.path.join(REPO, "build", "m2-example")
+JAVACPP_CACHE = os.path.join(REPO, "build", "javacpp-cache")
+STEPS = 60
+
+needs_gradle = pytest.mark.skipif(shutil.which("gradle") is None, reason="Gradle is not installed")
+needs_maven = pytest.mark.skipif(shutil.which("mvn") is None, reason="Maven is not installed")
+needs_jep = pytest.mark.skipif(importlib.util.find_spec("jep") is None, reason="jep is not installed (jhooks[jep])")
+
+
+def _env():
+    """No jhooks classpath from this test run: the app sees only what it resolves."""
+    return {k: v for k, v in os.environ.items() if k not in ("JHOOKS_CLASSPATH", "PYTHONPATH")}
+
+
+def _run(command, cwd):
+    done = subprocess.run(command, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, f"{command}\n{done.stdout[-4000:]}\n{done.stderr[-5000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def published():
+    """``gradle publishToMavenLocal`` from the checkout into the private local repository."""
+    shutil.rmtree(os.path.join(LOCAL_REPO, "org", "jhooks"), ignore_errors=True)
+    _run(["gradle", "-q", "--console=plain", "publishToMavenLocal", f"-Dmaven.repo.local={LOCAL_REPO}"], REPO)
+    assert os.path.exists(os.path.join(LOCAL_REPO, "org", "jhooks", "jhooks", VERSION, f"jhooks-{VERSION}.jar"))
+    return LOCAL_REPO
+
+
+@pytest.fixture
+def app(tmp_path):
+    copy = tmp_path / "jvm-app"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("build", "target", ".gradle"))
+    assert not str(copy).startswith(REPO)
+    return copy
+
+
+def test_the_example_names_no_path_of_the_checkout():
+    for name in ("build.gradle", "pom.xml", "settings.gradle"):
+        with open(os.path.join(EXAMPLE, name)) as f:
+            text = f.read()
+        assert "../" not in text, name
+
+
+def _check_trained(output, checkpoint_dir, python_hooks=False):
+    line = [x for x in output.splitlines() if "trained: " in x][-1]  # Maven may prefix a colour reset
+    fields = dict(re.findall(r"(\w+)=(\[[^]]*\]|\S+)", line))
+    assert int(fields["global_step"]) == STEPS, line
+    assert float(fields["loss"]) < 1e-3 and abs(float(fields["w"]) - 3) < 0.05 and abs(float(fields["b"]) + 1) < 0.05
+    assert "model.ckpt-50.index" in fields["checkpoints"], line
+    assert (checkpoint_dir / f"model.ckpt-{STEPS}.index").exists()  # the final save when the session closed
+    python = dict(re.findall(r"python: runs=(\d+) last_loss=(\S+)", output))
+    if not python_hooks:
+        assert python == {}
+        return
+    # the Python hook saw every run, its loss the Java hook's
+    assert list(python) == [str(STEPS)], output[-3000:]
+    assert abs(float(python[str(STEPS)]) - float(fields["loss"])) < 1e-6
+    assert "python: step=50 loss=" in output
+
+
+def _gradle_run(app, ckpt, *extra):
+    return _run(
+        [
+            "gradle", "-q", "--console=plain", "run", f"-Dmaven.repo.local={LOCAL_REPO}",
+            f"-PcheckpointDir={ckpt}", f"-Psteps={STEPS}", f"-PjavacppCacheDir={JAVACPP_CACHE}", *extra,
+        ],
+        app,
+    )  # fmt: skip
+
+
+def _maven_run(app, ckpt, *extra):
+    return _run(
+        [
+            "mvn", "-B", "-q", "-Dstyle.color=never", f"-Dmaven.repo.local={LOCAL_REPO}",
+            f"-DcheckpointDir={ckpt}", f"-Dsteps={STEPS}", f"-Djavacpp.cachedir={JAVACPP_CACHE}", *extra,
+            "compile", "exec:exec",
+        ],
+        app,
+    )  # fmt: skip
+
+
+@needs_gradle
+def test_a_copy_builds_and_trains_with_gradle_run(app, published, tmp_path):
+    _check_trained(_gradle_run(app, tmp_path / "ckpt"), tmp_path / "ckpt")
+
+
+@needs_gradle
+@needs_maven
+def test_a_copy_builds_and_trains_with_maven_exec(app, published, tmp_path):
+    _check_trained(_maven_run(app, tmp_path / "ckpt"), tmp_path / "ckpt")
+
+
+@needs_gradle
+@needs_jep
+def test_a_copy_trains_with_python_hooks_under_gradle_run(app, published, tmp_path):
+    out = _gradle_run(app, tmp_path / "ckpt", f"-Ppython={sys.executable}", "-PpythonHooks=loss_hooks:LossLogger")
+    _check_trained(out, tmp_path / "ckpt", python_hooks=True)
+
+
+@needs_gradle
+@needs_maven
+@needs_jep
+def test_a_copy_trains_with_python_hooks_under_maven_exec(app, published, tmp_path):
+    out = _maven_run(app, tmp_path / "ckpt", f"-Dpython={sys.executable}", "-DpythonHooks=loss_hooks:LossLogger")
+    _check_trained(out, tmp_path / "ckpt", python_hooks=True)
