@@ -27,6 +27,12 @@ _.before_run  # tf.compat.v1.train.SessionRunHook callbacks of jhooks.tf's TfHoo
 _.after_run  # the same
 _._get_session_manager  # jhooks.tf.worker_session: overrides tf.compat.v1.train.WorkerSessionCreator's
 
+# Keras calls these by name: keras.callbacks.Callback methods of jhooks.keras.HookCallback.
+_.on_train_begin  # model.fit, before the first batch
+_.on_train_batch_begin  # model.fit, before each training batch (execution)
+_.on_train_batch_end  # model.fit, after each training batch (execution)
+_.on_train_end  # model.fit, once training ends without an error
+
 # Java calls these by name, on JPype proxies of Python objects (the Java interface method's name).
 _.beforeSessionRunSameContext  # org.jhooks.bridge.PythonHookTarget: a hook's run on the same context
 _.afterSessionRunSameContext  # the same

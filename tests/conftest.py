@@ -20,6 +20,7 @@ ANY_TF = (
     "tests/tf/*",
     "tests/test_smoke.py::*",
     "tests/hooks/*",
+    "tests/keras/*",
     "tests/bridge/test_python_driver_java_hooks.py::*",
     "tests/bridge/test_java_hook_group.py::*",
     "tests/bridge/test_exceptions.py::*",
@@ -37,6 +38,7 @@ ANY_TF = (
 # TensorFlowRuntimeError that tests/bridge/test_runtime_modes.py checks.
 NEEDS_NATIVES = (
     "tests/hooks/test_cross_python_hooks_jvm_driver.py::*",
+    "tests/keras/test_keras_checkpoint_in_java.py::*",
     "tests/hooks/test_python_checkpoint_restored_in_java.py::*",
     "tests/hooks/test_checkpoint_safety.py::*",
     "tests/hooks/test_missing_global_step.py::*",

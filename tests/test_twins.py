@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import twin_members
 
-CLASS_LAYERS = ("api", "merger", "checkpoint", "tf", "bridge", "hooks", "testing", "conformance")
+CLASS_LAYERS = ("api", "merger", "checkpoint", "tf", "keras", "bridge", "hooks", "testing", "conformance")
 FUNCTION_LAYERS = ("api", "merger", "checkpoint", "hooks", "testing")
 HOW = (
     'add it to docs/twins.json: to the "python" list of the entry of its Java twin, or as a new entry '

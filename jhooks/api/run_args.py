@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from jhooks.api import nest
@@ -73,6 +74,32 @@ class SessionRunArgs:
             if not isinstance(key, str):
                 raise SessionRunArgsError(f"a feed key must be a tensor name (str), got {type(key).__name__} {key!r}")
         object.__setattr__(self, "feeds", dict(feeds))
+
+    @staticmethod
+    def of(fetches: Any) -> SessionRunArgs:
+        """Args that fetch ``fetches`` (no feeds, no options); twin of Java's ``SessionRunArgs.of``.
+
+        For one name (``"global_step:0"``, a target op) the same object every time, with read-only
+        (empty) feeds: a hook may return ``SessionRunArgs.of(name)`` from every ``beforeSessionRun``
+        and the drivers see the args it returned last time, whose names they already checked and
+        resolved, without the hook keeping them. Raises SessionRunArgsError as the constructor.
+        """
+        if not isinstance(fetches, str):
+            return SessionRunArgs(fetches)
+        args = _one_name.get(fetches)
+        if args is None:
+            args = SessionRunArgs(fetches)
+            object.__setattr__(args, "feeds", _NO_FEEDS)
+            if len(_one_name) >= _ONE_NAME_MAX:
+                _one_name.clear()
+            _one_name[fetches] = args
+        return args
+
+
+# SessionRunArgs.of: one-name args by name (a bounded cache; two threads may briefly make two).
+_ONE_NAME_MAX = 4096
+_one_name: dict[str, SessionRunArgs] = {}
+_NO_FEEDS: Mapping[str, Any] = MappingProxyType({})
 
 
 class SessionRunContext:

@@ -117,7 +117,6 @@ class CheckpointSaverHook(Hook):
         listeners: Sequence[CheckpointSaverListener] | None = None,
         maxToKeep: int | None = _DEFAULT_MAX_TO_KEEP,
     ) -> None:
-        self._stepArgs: SessionRunArgs | None = None
         self._saver = validate_saver_args(checkpointDir, saveSecs, saveSteps, saver, scaffold, maxToKeep)
         self._timer = SecondOrStepTimer(everySecs=saveSecs, everySteps=saveSteps)
         self.checkpointDir = checkpointDir
@@ -179,11 +178,7 @@ class CheckpointSaverHook(Hook):
             self._watched = CheckpointGuard.of(session).watchedLosses()
         if self._watched:
             return SessionRunArgs({_GLOBAL_STEP: session.globalStepTensorName(), _LOSSES: list(self._watched)})
-        name = session.globalStepTensorName()
-        args = self._stepArgs
-        if args is None or args.fetches != name:  # the same (immutable) args every run
-            args = self._stepArgs = SessionRunArgs(name)
-        return args
+        return SessionRunArgs.of(session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         results = runValues.results

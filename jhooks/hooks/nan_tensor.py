@@ -47,13 +47,12 @@ class NanTensorHook(Hook):
             raise ValueError(f"NanTensorHook: lossTensor must be a tensor name (str), got {lossTensor!r}")
         self._lossTensor = lossTensor
         self._failOnNanLoss = failOnNanLoss
-        self._args = SessionRunArgs(lossTensor)  # immutable: the same args every run
 
     def afterCreateSession(self, session: Any, coord: Any) -> None:
         CheckpointGuard.of(session).watchLoss(self._lossTensor)
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        return self._args
+        return SessionRunArgs.of(self._lossTensor)
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         if not has_nan(runValues.results):

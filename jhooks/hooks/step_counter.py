@@ -62,7 +62,6 @@ class StepCounterHook(Hook):
     ) -> None:
         if (everyNSteps is None) == (everyNSecs is None):
             raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
-        self._stepArgs: SessionRunArgs | None = None
         self._timer = SecondOrStepTimer(everyNSecs, everyNSteps)
         self._events = HookEventWriter(summaryWriter, outputDir)
         self._lastRate: float | None = None
@@ -77,11 +76,7 @@ class StepCounterHook(Hook):
         self._events.open()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        name = runContext.session.globalStepTensorName()
-        args = self._stepArgs
-        if args is None or args.fetches != name:  # the same (immutable) args every run
-            args = self._stepArgs = SessionRunArgs(name)
-        return args
+        return SessionRunArgs.of(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         fetched = int(runValues.results)

@@ -36,7 +36,6 @@ class StopAtStepHook(Hook):
             raise ValueError("Only one of num_steps or last_step can be specified.")
         if numSteps is not None and numSteps <= 0:
             raise ValueError("Number of steps must be positive.")
-        self._stepArgs: SessionRunArgs | None = None
         self._numSteps = numSteps
         self._lastStep = lastStep
 
@@ -54,11 +53,7 @@ class StopAtStepHook(Hook):
             coord.requestStop()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs:
-        name = runContext.session.globalStepTensorName()
-        args = self._stepArgs
-        if args is None or args.fetches != name:  # the same (immutable) args every run
-            args = self._stepArgs = SessionRunArgs(name)
-        return args
+        return SessionRunArgs.of(runContext.session.globalStepTensorName())
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
         lastStep = self._lastStep

@@ -9,6 +9,7 @@ from jhooks.tf.cluster_server import ClusterServer
 from jhooks.tf.coordinator import TfCoordinatorView
 from jhooks.tf.device_setter import ReplicaDeviceSetter
 from jhooks.tf.errors import GraphNameError
+from jhooks.tf.hook_batch import Batchable, BeforeResult, HookBatch
 from jhooks.tf.hook_group import TfHookGroup, to_tf_hooks
 from jhooks.tf.on_error import OnErrorSession
 from jhooks.tf.session_view import TfSessionView
@@ -16,9 +17,12 @@ from jhooks.tf.without_hooks import run_without_hooks
 from jhooks.tf.worker_session import WorkerSessionCreator
 
 __all__ = [
+    "Batchable",
+    "BeforeResult",
     "Cluster",
     "ClusterServer",
     "GraphNameError",
+    "HookBatch",
     "OnErrorSession",
     "ReplicaDeviceSetter",
     "TfCoordinatorView",

@@ -22,13 +22,14 @@ original as ``__cause__`` (TensorFlow's ``with`` block would swallow it as end o
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from threading import get_ident
 from typing import Any, NoReturn
 
 import tensorflow as tf
 
-from jhooks.api import nest
 from jhooks.api.errors import HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.foreign_errors import is_fatal_foreign_error
 from jhooks.api.hook import Hook, hook_name
@@ -38,9 +39,8 @@ from jhooks.api.validation import validate_hook
 from jhooks.tf import names
 from jhooks.tf import saver as graph_saver
 from jhooks.tf.coordinator import TfCoordinatorView
+from jhooks.tf.run_plan import RunPlan, plan_for
 from jhooks.tf.session_view import TfSessionView
-
-_CONTEXT_ATTR = "_jhooks_run_context"
 
 
 def hook_failure(hook: str, callback: str, error: BaseException) -> BaseException | None:
@@ -164,20 +164,37 @@ class TfRunContext(SessionRunContext):
         return bool(self._tf.stop_requested)
 
 
-_PLANS_MAX = 64
+class _RunContexts:
+    """The jhooks view of each TF run context in flight, shared by every adapter and group of the
+    run: kept by the TF object in maps jhooks owns, nothing is set on TensorFlow's object. The last
+    one is found without a lookup (a run calls every hook with it in turn)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, TfRunContext | None] = (None, None)
+        self._all: weakref.WeakKeyDictionary[Any, TfRunContext] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def of(self, runContext: Any, view: Callable[[], TfSessionView]) -> TfRunContext:
+        """The view of ``runContext``, made with the session view ``view()`` the first time."""
+        last = self._last
+        if last[0] is runContext and last[1] is not None:
+            return last[1]
+        with self._lock:
+            try:
+                ctx = self._all.get(runContext)
+            except TypeError:  # not weak-referenceable: shared through the last one only
+                ctx = None
+            if ctx is None:
+                ctx = TfRunContext(runContext, view())
+                try:
+                    self._all[runContext] = ctx
+                except TypeError:
+                    pass
+            self._last = (runContext, ctx)
+        return ctx
 
 
-def _plan_key(args: SessionRunArgs) -> Any:
-    """A hashable key for ``args`` when they only fetch names (a str, or a list/tuple of str) with no
-    feeds and no options, else None."""
-    if args.feeds or args.options is not None:
-        return None
-    fetches = args.fetches
-    if isinstance(fetches, str):
-        return fetches
-    if isinstance(fetches, (list, tuple)) and all(isinstance(f, str) for f in fetches):
-        return (type(fetches), tuple(fetches))
-    return None
+_run_contexts = _RunContexts()
 
 
 class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
@@ -202,34 +219,44 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         self.createdSession: Any = None  # the raw session of the last after_create_session (for onError)
         self.endFailure: Callable[[BaseException], None] | None = None  # set by OnErrorSession
         self._view: TfSessionView | None = None
-        self._asked: SessionRunArgs | None = None
-        # TF requests of fetch-only args by fetches, for one finalized graph: a name resolves to the
-        # same tensor for the graph's life, so most runs skip resolving the same names again.
-        self._plans: dict[Any, tf.compat.v1.train.SessionRunArgs] = {}
-        self._plans_graph: Any = None
-        # the last fetch-only args object the hook returned (hooks return the same immutable one
-        # every run), its plan, and whether its one fetch is a tensor name
-        self._lastArgs: SessionRunArgs | None = None
-        self._lastPlan: Any = None
-        self._lastIsTensor = False
+        self._plan: RunPlan | None = None  # the fast path of this hook on the session's graph
+        self._asked = False  # the hook asked for something in the current run
 
-    def _where(self):
+    # What TfHookGroup uses of its members' adapters.
+
+    def where(self) -> tuple[str, str]:
+        """The hook's name and the callback TF is making (what errors about its names say)."""
         return self.name, self._callback
+
+    def calling(self, callback: str) -> None:
+        """TF is about to make ``callback`` of this hook (through a group)."""
+        self._callback = callback
+
+    def context_of(self, runContext: Any) -> TfRunContext:
+        """The jhooks run context of TF's ``runContext``, shared by every jhooks hook of the run."""
+        return _run_contexts.of(runContext, lambda: self._view_of(runContext.session))
+
+    def check_args(self, ctx: TfRunContext, args: Any) -> None:
+        """Checks what ``beforeSessionRun`` returned (not None): a SessionRunArgs whose feeds no
+        other jhooks hook of this run feeds (HookError / HookFeedConflictError naming this hook)."""
+        if not isinstance(args, SessionRunArgs):
+            raise HookError(
+                self.name,
+                "beforeSessionRun",
+                f"returned {type(args).__name__} {args!r}; expected jhooks.SessionRunArgs or None",
+            )
+        for tensor in args.feeds:
+            first = ctx.feeders.setdefault(tensor, self)
+            if first is not self:
+                raise HookFeedConflictError(tensor, first.name, self.name)
 
     def _label(self) -> str:
         return self.name
 
     def _view_of(self, session: Any) -> TfSessionView:
         if self._view is None or self._view.rawSession is not session:
-            self._view = TfSessionView(session, self._where)
+            self._view = TfSessionView(session, self.where)
         return self._view
-
-    def _context_of(self, runContext: Any) -> TfRunContext:
-        ctx = getattr(runContext, _CONTEXT_ATTR, None)
-        if ctx is None:
-            ctx = TfRunContext(runContext, self._view_of(runContext.session))
-            setattr(runContext, _CONTEXT_ATTR, ctx)
-        return ctx
 
     def begin(self) -> None:
         self._callback = "beginSession"
@@ -257,8 +284,8 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def before_run(self, run_context: Any) -> tf.compat.v1.train.SessionRunArgs | None:
         check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
-        self._asked = None
-        ctx = self._context_of(run_context)
+        self._asked = False
+        ctx = self.context_of(run_context)
         outer = enter_callback(self._label, "beforeSessionRun", run_context.session)
         try:
             args = self.hook.beforeSessionRun(ctx)
@@ -266,59 +293,21 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise_hook_failure(self.name, "beforeSessionRun", e)
         finally:
             leave_callback(outer)
-        return self._request(run_context, ctx, args)
-
-    def _request(self, run_context: Any, ctx: TfRunContext, args: Any) -> tf.compat.v1.train.SessionRunArgs | None:
-        """TF's request for the ``args`` the hook's ``beforeSessionRun`` returned (checked, resolved)."""
         if args is None:
             return None
-        graph = run_context.session.graph
-        if args is self._lastArgs and graph is self._plans_graph:  # fetch-only: nothing to accept
-            self._asked = args
-            return self._lastPlan
-        self._accept(ctx, args)
-        key = _plan_key(args)
-        if key is not None and graph.finalized:
-            if self._plans_graph is not graph:
-                self._plans, self._plans_graph = {}, graph
-            plan = self._plans.get(key)
-            if plan is None:
-                if len(self._plans) >= _PLANS_MAX:
-                    self._plans.clear()
-                plan = self._plans[key] = tf.compat.v1.train.SessionRunArgs(
-                    fetches=names.resolve_fetches(graph, args.fetches, self._where)
-                )
-            self._asked = args
-            if isinstance(args.fetches, str):
-                self._lastArgs, self._lastPlan = args, plan
-                self._lastIsTensor = nest.is_tensor_name(args.fetches)
-            return plan
-        request = tf.compat.v1.train.SessionRunArgs(
-            fetches=names.resolve_fetches(graph, args.fetches, self._where),
-            feed_dict=names.resolve_feeds(graph, args.feeds, self._where),
-            options=names.options_to_proto(args.options),
-        )
-        self._asked = args
-        return request
-
-    def _accept(self, ctx: TfRunContext, args: Any) -> None:
-        """Checks what ``beforeSessionRun`` returned (not None): a SessionRunArgs whose feeds no other
-        jhooks hook of this run feeds (HookError / HookFeedConflictError naming this hook)."""
-        if not isinstance(args, SessionRunArgs):
-            raise HookError(
-                self.name,
-                "beforeSessionRun",
-                f"returned {type(args).__name__} {args!r}; expected jhooks.SessionRunArgs or None",
-            )
-        for tensor in args.feeds:
-            first = ctx.feeders.setdefault(tensor, self)
-            if first is not self:
-                raise HookFeedConflictError(tensor, first.name, self.name)
+        plan = self._plan = plan_for(self._plan, run_context.session.graph, (self,), merge=False)
+        plan.start()
+        plan.accept(ctx, 0, args)
+        self._asked = True
+        return plan.request()
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"
-        ctx = self._context_of(run_context)
-        values = self._values(run_values.results, ctx.options(run_values.options), run_values.run_metadata)
+        ctx = self.context_of(run_context)
+        if self._asked and self._plan is not None:
+            values = self._plan.value(ctx, run_values)
+        else:
+            values = SessionRunValues(options=ctx.options(run_values.options))
         outer = enter_callback(self._label, "afterSessionRun", run_context.session)
         try:
             self.hook.afterSessionRun(ctx, values)
@@ -326,18 +315,6 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:
             leave_callback(outer)
-
-    def _values(self, results: Any, options: Any, run_metadata: Any) -> SessionRunValues:
-        """The hook's SessionRunValues from what TF gave it (``results`` in TF's structure)."""
-        asked = self._asked
-        if asked is None:
-            results = None
-        elif asked is self._lastArgs:  # one name, its kind known
-            results = names.to_array(results) if self._lastIsTensor else None
-        else:
-            results = names.normalize_results(asked.fetches, results)
-        metadata = run_metadata if asked is not None and asked.options is not None else None
-        return SessionRunValues(results=results, options=options, runMetadata=metadata)
 
     def end(self, session: Any) -> None:
         self._callback = "end"

@@ -130,10 +130,9 @@ def view_to_java(value: Any) -> Any:
     byte order is converted by numpy first (a copy the view then owns).
     Raises TypeError naming a dtype that has no Java twin."""
     a = value if type(value) is np.ndarray else np.asarray(value)
-    small = _native_names().get(a.dtype)
-    if small is not None and 0 < a.nbytes <= PACKED_MAX_BYTES and a.ndim <= 16:
-        # small, native byte order: one call with a copy (org.jhooks.bridge.NumpyArrays.unpacked)
-        return _bridge_arrays().unpacked(_header(small, a.shape) + a.tobytes())
+    small = packed_small(a)
+    if small is not None:  # one call with a copy (org.jhooks.bridge.NumpyArrays.unpacked)
+        return _bridge_arrays().unpacked(small)
     if a.dtype.kind in "OSU" or a.size == 0 or not _backend().shares_memory:
         return to_java(a)
     name = a.dtype.name
@@ -199,6 +198,15 @@ def _header(name: str, shape: tuple) -> bytes:
         size = (1 + len(fields) + 7) // 8 * 8
         header = _headers[key] = bytes([size]) + fields + bytes(size - 1 - len(fields))
     return header
+
+
+def packed_small(a: np.ndarray) -> bytes | None:
+    """``a`` in the layout of ``org.jhooks.bridge.NumpyArrays.packed`` when it is small (1 byte to
+    PACKED_MAX_BYTES, at most 16 dimensions) with a native-byte-order dtype jhooks moves, else None."""
+    name = _native_names().get(a.dtype)
+    if name is None or not 0 < a.nbytes <= PACKED_MAX_BYTES or a.ndim > 16:
+        return None
+    return _header(name, a.shape) + a.tobytes()
 
 
 def _packed(a: np.ndarray, name: str) -> bytes:

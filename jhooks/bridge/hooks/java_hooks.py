@@ -22,8 +22,11 @@ is forwarded to the Java hook. :class:`JavaCheckpointSaverListener` does the sam
 
 from __future__ import annotations
 
+import struct
 import threading
 import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +37,7 @@ from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.model import ModelDependentHook, ModelInstance
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.bridge.backend.choice import current as _backend
-from jhooks.bridge.convert import values
+from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.convert.exceptions import to_java
 from jhooks.bridge.hooks import construct
 from jhooks.bridge.hooks.java_backed import JavaBacked
@@ -90,13 +93,6 @@ def _raise_if_missing_natives(java_class: str, callback: str, error: BaseExcepti
         raise jvm.hooks_only_error(None, java_class, callback, java_error) from java_error
 
 
-# One Java run context per Python run context, shared by all Java hooks of that run: kept on the
-# Python context itself (an attribute), or in this weak map when it cannot take attributes.
-_CONTEXT_ATTR = "_jhooks_java_context"
-_contexts: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-_contexts_lock = threading.Lock()
-
-
 class _Java:
     """Java classes the per-run paths use, looked up once (after the JVM started)."""
 
@@ -105,6 +101,7 @@ class _Java:
     calls: Any = None
     group: Any = None
     coordinator: Any = None
+    packed: _PackedLayout | None = None
 
     @classmethod
     def load(cls) -> None:
@@ -114,28 +111,101 @@ class _Java:
         cls.calls = backend.jclass("org.jhooks.bridge.JavaHookCalls")
         cls.group = backend.jclass("org.jhooks.bridge.JavaHookGroup")
         cls.coordinator = backend.jclass("org.jhooks.Coordinator")
+        cls.packed = _PackedLayout.of(backend.jclass("org.jhooks.bridge.PackedRun"))
 
 
-def _java_context(runContext: Any) -> Any:
-    context = getattr(runContext, _CONTEXT_ATTR, None)
-    if context is not None:
-        return context
-    with _contexts_lock:
-        try:
-            cached = _contexts.get(runContext)
-        except TypeError:
-            cached = None
-        if cached is not None:
-            return cached
-        context = _Java.context(_java_original_args(runContext.originalArgs), java_session(runContext.session))
-        try:
-            setattr(runContext, _CONTEXT_ATTR, context)
-        except AttributeError:
+@dataclass(frozen=True, slots=True)
+class _PackedResult:
+    """One per-run call of a Java hook group, read by :meth:`_PackedLayout.read`: ``stops``, the stop
+    flags the hooks called set; ``has_args``, hook ``index`` returned new args (else ``index`` is the
+    group's size); ``repeated``, bit ``i`` set when hook ``i`` returned its last one-name args again."""
+
+    stops: int
+    has_args: bool
+    index: int
+    repeated: int
+
+
+@dataclass(frozen=True, slots=True)
+class _PackedLayout:
+    """The layout of a hook group's packed per-run result as ``org.jhooks.bridge.PackedRun`` defines
+    it, read from that class when the bridge loads it: the stop flags, the index of the hook that
+    returned new args, and the hooks that repeated theirs, in one non-negative long."""
+
+    stops: int
+    has_args: int
+    index_shift: int
+    index_mask: int
+    repeated_shift: int
+    max_repeated: int
+
+    @classmethod
+    def of(cls, packed_run: Any) -> _PackedLayout:
+        """The layout the Java class ``PackedRun`` defines."""
+        return cls(
+            stops=int(packed_run.CONTEXT_STOP) | int(packed_run.COORDINATOR_STOP),
+            has_args=int(packed_run.HAS_ARGS),
+            index_shift=int(packed_run.INDEX_SHIFT),
+            index_mask=int(packed_run.INDEX_MASK),
+            repeated_shift=int(packed_run.REPEATED_SHIFT),
+            max_repeated=int(packed_run.MAX_REPEATED),
+        )
+
+    def read(self, result: Any) -> _PackedResult:
+        """The fields of ``result`` (a ``PackedRun`` long)."""
+        result = int(result)
+        return _PackedResult(
+            stops=result & self.stops,
+            has_args=bool(result & self.has_args),
+            index=(result >> self.index_shift) & self.index_mask,
+            repeated=result >> self.repeated_shift,
+        )
+
+
+class _JavaRunContexts:
+    """The Java ``SessionRunContext`` of each Python run in flight, shared by every Java hook and
+    group of the run: kept by the run's jhooks context in a map this object owns (nothing is set on
+    the context); the last one is found without a lookup. A group that made the run's Java context
+    itself is kept instead, and asked for it only when a single Java hook of the run needs it."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, Any] = (None, None)
+        self._all: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def known(self, runContext: Any) -> Any:
+        """The Java context of ``runContext``, the group that made it, or None."""
+        last = self._last
+        if last[0] is runContext:
+            return last[1]
+        with self._lock:
             try:
-                _contexts[runContext] = context
+                return self._all.get(runContext)
+            except TypeError:  # not weak-referenceable: shared through the last one only
+                return None
+
+    def keep(self, runContext: Any, context_or_group: Any) -> None:
+        """Records the Java context of ``runContext``, or the group that made it."""
+        with self._lock:
+            try:
+                self._all[runContext] = context_or_group
             except TypeError:
                 pass
-        return context
+            self._last = (runContext, context_or_group)
+
+    def of(self, runContext: Any) -> Any:
+        """The Java context of ``runContext``, made over its original args and session the first time."""
+        known = self.known(runContext)
+        if isinstance(known, JavaHookGroup):
+            known = known.java.context()
+            self.keep(runContext, known)
+        elif known is None:
+            known = _Java.context(_java_original_args(runContext.originalArgs), java_session(runContext.session))
+            self.keep(runContext, known)
+        return known
+
+
+_run_contexts = _JavaRunContexts()
 
 
 # Java SessionRunArgs of callers' args that are immutable in Java too (a single fetch name or
@@ -185,13 +255,10 @@ def _java_values(runValues: Any) -> Any:
 
 
 _CONTEXT_STOP, _COORDINATOR_STOP, _HAS_ARGS, _CALLS_REPEATED = 1, 2, 4, 8  # JavaHookCalls flags
-_STOPS = _CONTEXT_STOP | _COORDINATOR_STOP
-_INDEX_SHIFT = 3  # org.jhooks.bridge.JavaHookGroup.INDEX_SHIFT
-_REPEATED, _REPEATED_INDEX_SHIFT, _MAX_REPEATING = 8, 4, 32  # org.jhooks.bridge.JavaHookGroup's
 
 
 def _one_name(args: SessionRunArgs) -> bool:
-    """Args a Java hook group remembers per hook (JavaHookGroup.beforeSessionRunRepeated)."""
+    """Args a Java hook group remembers per hook (``JavaHookGroup.beforeSessionRun``'s repeated)."""
     return isinstance(args.fetches, str) and not args.feeds and args.options is None
 
 
@@ -240,9 +307,9 @@ class JavaHook(Hook, Described, JavaBacked):
         """``com.example.MyHook, Java``: how driver messages name this hook."""
         return f"{self.javaClassName}, Java"
 
-    def _jhooks_batch(self) -> type[JavaHookGroup] | None:
-        """How ``jhooks.tf.to_tf_hooks`` batches consecutive Java hooks: :class:`JavaHookGroup` for a
-        :func:`groupable` hook, else None (the protocol of ``jhooks.tf.hook_group``)."""
+    def batchFactory(self) -> Callable[[list[Any]], JavaHookGroup] | None:
+        """How ``jhooks.tf.to_tf_hooks`` batches consecutive Java hooks (``jhooks.tf.hook_batch``):
+        :class:`JavaHookGroup` for a :func:`groupable` hook, else None."""
         return JavaHookGroup if groupable(self) else None
 
     def __repr__(self) -> str:
@@ -303,7 +370,7 @@ class JavaHook(Hook, Described, JavaBacked):
         if not self._callsBefore:
             self._sync_flags(self._calls.flags(None), runContext, None)
             return None
-        context = _java_context(runContext)
+        context = _run_contexts.of(runContext)
         try:
             flags = call_java(self._calls.beforeSessionRun, context)
         except BaseException as e:
@@ -323,7 +390,7 @@ class JavaHook(Hook, Described, JavaBacked):
         if not self._callsAfter:
             self._sync_flags(self._calls.flags(None), runContext, None)
             return
-        context = _java_context(runContext)
+        context = _run_contexts.of(runContext)
         java_values = _java_values(runValues)
         try:
             flags = call_java(self._calls.afterSessionRun, context, java_values)
@@ -358,101 +425,146 @@ def groupable(hook: Any) -> bool:
 class JavaHookGroup:
     """The per-run callbacks of consecutive :class:`JavaHook` s, one Java call
     (``org.jhooks.bridge.JavaHookGroup``) for the whole group instead of one per hook: the
-    ``HookBatch`` that ``jhooks.tf.to_tf_hooks`` drives as one TF hook (``jhooks.tf.TfHookGroup``).
+    ``jhooks.tf.hook_batch.HookBatch`` that ``jhooks.tf.to_tf_hooks`` drives as one TF hook
+    (``jhooks.tf.TfHookGroup``).
 
     Everything observable is as if each hook's own ``beforeSessionRun``/``afterSessionRun`` had been
     called in order: the same Java calls, stop requests forwarded (coordinators synced per hook),
     a Java exception converted by :func:`call_java` and raised from the hook that threw, later
-    hooks not called. See docs/bridge.md, "Crossing costs".
+    hooks not called. The group makes the run's Java context itself at its first call of a run
+    (unless another Java hook of the run made it first) and reads its results as
+    :class:`_PackedResult`. See docs/bridge.md, "Crossing costs".
     """
 
     def __init__(self, hooks: list) -> None:
         if not all(groupable(h) for h in hooks):
             raise TypeError(f"only plain JavaHooks can be grouped, not {hooks!r}")
+        # imported here: importing jhooks.tf imports TensorFlow, and a group exists only in a TF session
+        from jhooks.tf.hook_batch import BeforeResult
+
+        self._before_result = BeforeResult
         self.hooks = list(hooks)
         self.java = _Java.group([h._calls for h in self.hooks])
-        self._before = [h._callsBefore for h in self.hooks]
+        self._layout: _PackedLayout = _Java.packed  # type: ignore[assignment]  # loaded with the hooks
         self._after = [h._callsAfter for h in self.hooks]
+        self._run: Any = None  # the run context whose Java context the Java group holds
         # per hook: the Python args of the one-name args it last returned (as Java remembers them)
         self._repeat: list[SessionRunArgs | None] = [None] * len(self.hooks)
 
-    def forgetRepeats(self) -> None:
+    def forget(self) -> None:
         """After a failed check of returned args, or another graph: every hook's args cross anew."""
         self._repeat = [None] * len(self.hooks)
         self.java.forget()
 
-    def _context(self, runContext: Any, start: int, stop: int, calls: list) -> Any:
-        """The Java run context, made as the first overriding hook in ``start..stop-1`` would make it
-        (None when none overrides); when making it fails, the hooks before that one are synced first."""
-        first = next((i for i in range(start, stop) if calls[i]), None)
-        if first is None:
-            return None
-        try:
-            return _java_context(runContext)
-        except BaseException:
-            for h in self.hooks[start:first]:
-                h._sync_stop()
-            raise
+    def _coordinator_stop(self) -> bool:
+        """Whether the session's coordinator (shared by the group's hooks) should stop."""
+        return any(py_coord.shouldStop() for py_coord, _ in self.hooks[0]._coords)
 
-    def _sync(self, flags: int, runContext: Any, context: Any, start: int, stop: int) -> None:
-        """Each hook's :meth:`JavaHook._sync_flags`, in order (inlined for the no-stop case)."""
-        if flags & _STOPS:
+    def _sync(self, stops: int, runContext: Any, start: int, stop: int) -> None:
+        """Forwards the stop requests of Java hooks ``start..stop-1`` to Python (:meth:`JavaHook._sync_stop`)."""
+        if stops:
+            context = self.java.context()
             for h in self.hooks[start:stop]:
                 h._sync_stop(runContext, context)
-            return
-        # the hooks of a group share the session's coordinator: asked once per sync, not per hook
-        stopping: dict[int, bool] = {}
-        for h in self.hooks[start:stop]:
-            for py_coord, java_coord in h._coords:
-                stop_now = stopping.get(id(py_coord))
-                if stop_now is None:
-                    stop_now = stopping[id(py_coord)] = py_coord.shouldStop()
-                if stop_now:
-                    java_coord.requestStop()
 
     def position(self) -> int:
         """The index of the hook being called, or of the one that raised (``JavaHookGroup.position()``)."""
         return int(self.java.position())
 
-    def _failed(self, runContext: Any, context: Any, start: int, callback: str, error: BaseException) -> None:
+    def _failed(self, runContext: Any, start: int, callback: str, error: BaseException) -> None:
         position = int(self.java.position())
+        context = self.java.context()
         for h in self.hooks[start : position + 1]:
             h._sync_stop(runContext, context)
         _raise_if_missing_natives(self.hooks[position].javaClassName, callback, error)
 
-    def beforeSessionRun(self, runContext: Any, start: int = 0) -> tuple:
-        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns new args; returns
-        ``(index, args, repeated)``: that hook's index and args (Python SessionRunArgs), or
-        ``(len(hooks), None, repeated)``; ``repeated`` lists ``(i, args)`` of the hooks before it
-        that returned the one-name args they returned last time (the same Python object, not
-        translated again; ``JavaHookGroup.beforeSessionRunRepeated``)."""
-        context = self._context(runContext, start, len(self.hooks), self._before)
+    def _call_before(self, runContext: Any, start: int) -> Any:
+        """``beforeSessionRun`` of the Java group from hook ``start``: in the run's Java context,
+        which the group makes at the run's first call unless another Java hook of the run made it."""
+        stop = self._coordinator_stop()
+        if self._run is runContext:
+            return self.java.beforeSessionRun(None, None, start, stop)
+        known = _run_contexts.known(runContext)
+        if known is not None and not isinstance(known, JavaHookGroup):
+            result = self.java.beforeSessionRunIn(known, start, stop)
+        elif known is not None:
+            result = self.java.beforeSessionRunIn(known.java.context(), start, stop)
+        else:
+            result = self.java.beforeSessionRun(
+                _java_original_args(runContext.originalArgs), java_session(runContext.session), start, stop
+            )
+            _run_contexts.keep(runContext, self)
+        self._run = runContext
+        return result
+
+    def beforeSessionRun(self, runContext: Any, start: int = 0) -> Any:
+        """Calls ``beforeSessionRun`` from hook ``start`` on until one returns new args; returns a
+        ``jhooks.tf.hook_batch.BeforeResult``: that hook's index and args (Python SessionRunArgs),
+        or the group's size and None; ``repeated`` marks the hooks before it that returned the
+        one-name args they returned last time (not translated again)."""
         try:
-            result = call_java(self.java.beforeSessionRunRepeated, context, start)
+            result = self._layout.read(call_java(self._call_before, runContext, start))
         except BaseException as e:
-            self._failed(runContext, context, start, "beforeSessionRun", e)
+            self._failed(runContext, start, "beforeSessionRun", e)
             raise
-        result = int(result)
-        index = (result & 0xFFFFFFFF) >> _REPEATED_INDEX_SHIFT
-        self._sync(result & 7, runContext, context, start, min(index + 1, len(self.hooks)))
-        repeated = []
-        if result & _REPEATED:
-            mask = result >> 32
-            repeat = self._repeat
-            repeated = [(i, repeat[i]) for i in range(start, min(index, _MAX_REPEATING)) if mask >> i & 1]
-        if result & _HAS_ARGS:
-            args = values.run_args_to_python(self.java.takeArgs())
-            if index < _MAX_REPEATING:
-                self._repeat[index] = args if args is not None and _one_name(args) else None
-            return index, args, repeated
-        return index, None, repeated
+        index = result.index
+        self._sync(result.stops, runContext, start, min(index + 1, len(self.hooks)))
+        if not result.has_args:
+            return self._before_result(index, None, result.repeated)
+        args = values.run_args_to_python(self.java.takeArgs())
+        if index < self._layout.max_repeated:
+            self._repeat[index] = args if args is not None and _one_name(args) else None
+        return self._before_result(index, args, result.repeated)
+
+    def _packed_values(self, runValues: list) -> tuple[bytes, list[int]] | None:
+        """The run's values in ``PackedRun``'s values layout, and each hook's index into them (-1: no
+        results), when every hook's are one small array or none, with the same options and no
+        metadata (a group's usual run); else None."""
+        options = runValues[0].options
+        data = bytearray()
+        value_of: list[int] = []
+        index_of: dict[int, int] = {}  # id of an array -> its index (hooks of one array share it)
+        for v in runValues:
+            if v.runMetadata is not None or v.options is not options:
+                return None
+            results = v.results
+            if results is None:
+                value_of.append(-1)
+                continue
+            if type(results) is not np.ndarray:
+                return None
+            at = index_of.get(id(results))
+            if at is None:
+                packed = arrays.packed_small(results)
+                if packed is None:
+                    return None
+                at = index_of[id(results)] = len(index_of)
+                data += struct.pack("<i", len(packed))
+                data += packed
+            value_of.append(at)
+        return bytes(data), value_of
 
     def afterSessionRun(self, runContext: Any, runValues: list) -> None:
         """Calls ``afterSessionRun`` on the first ``len(runValues)`` hooks, hook i with
-        ``runValues[i]``. The values are translated to Java in order; when translating hook m's
+        ``runValues[i]``: in one crossing with the values packed when they allow it
+        (:meth:`_packed_values`), else translated to Java in order; when translating hook m's
         fails, hooks before m are called first (as without grouping), then the error is raised."""
         to = len(runValues)
-        context = self._context(runContext, 0, to, self._after)
+        packed = self._packed_values(runValues) if to else None
+        if packed is not None:
+            options = values.options_to_java(runValues[0].options)
+            value_of = _backend().array("int", packed[1])
+            try:
+                result = self._layout.read(
+                    call_java(
+                        self.java.afterSessionRunPacked, packed[0], value_of, options, to, self._coordinator_stop()
+                    )
+                )
+            except BaseException as e:
+                self._failed(runContext, 0, "afterSessionRun", e)
+                raise
+            self._sync(result.stops, runContext, 0, to)
+            return
         each: list = []
         error = None
         last = last_java = None
@@ -483,16 +595,12 @@ class JavaHookGroup:
                 same[key] = last_java
         if to == 0:
             raise error  # type: ignore[misc]  # the first hook's values failed: nothing was called
-        shared = next((v for v in each if v is not None), None)
         try:
-            if all(v is shared or v is None for v in each):
-                flags = call_java(self.java.afterSessionRunShared, context, shared, to)
-            else:
-                flags = call_java(self.java.afterSessionRunEach, context, each, to)
+            result = self._layout.read(call_java(self.java.afterSessionRun, each, to, self._coordinator_stop()))
         except BaseException as e:
-            self._failed(runContext, context, 0, "afterSessionRun", e)
+            self._failed(runContext, 0, "afterSessionRun", e)
             raise
-        self._sync(flags, runContext, context, 0, to)
+        self._sync(result.stops, runContext, 0, to)
         if error is not None:
             raise error
 

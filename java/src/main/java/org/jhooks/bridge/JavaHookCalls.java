@@ -62,6 +62,14 @@ public final class JavaHookCalls {
     this.coordinator = coordinator;
   }
 
+  /** Asks the hook's coordinator to stop (the Python one it mirrors should stop); none: nothing. */
+  void requestCoordinatorStop() {
+    Coordinator c = coordinator;
+    if (c != null) {
+      c.requestStop();
+    }
+  }
+
   /** Calls {@code hook.beforeSessionRun(context)}; returns the flags above. */
   public int beforeSessionRun(SessionRunContext context) {
     crossings++;
@@ -112,7 +120,7 @@ public final class JavaHookCalls {
    * The Java view {@code python} of a Python session whose graph is finalized, answering {@link
    * Session#globalStepTensorName()} with {@code globalStepTensorName} without crossing into Python;
    * every other call goes to {@code python}. Python makes it once per session view ({@code
-   * jhooks.bridge.sessions.java_session}).
+   * jhooks.bridge.hooks.sessions.java_session}).
    */
   public static Session withGlobalStepTensorName(Session python, String globalStepTensorName) {
     return new FixedStepNameSession(python, globalStepTensorName);

@@ -1,41 +1,30 @@
 package org.jhooks.bridge;
 
+import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.tensorflow.ndarray.NdArray;
 
 /**
  * The per-run callbacks of consecutive Java hooks in a Python-driven session, one call from Python
- * for the whole group instead of one per hook ({@code jhooks.tf.adapter}, docs/bridge.md "Crossing
- * costs").
+ * for the whole group instead of one per hook ({@code jhooks.bridge.hooks.java_hooks},
+ * docs/bridge.md "Crossing costs").
  *
  * <p>The hooks are called in order, exactly as separate {@link JavaHookCalls} calls would call
  * them: a hook that does not override a callback is skipped; an exception stops the loop at that
- * hook and propagates unchanged ({@link #position()} then tells which hook threw). {@link
- * #beforeSessionRun} also returns after the first hook that returned args, so Python checks and
+ * hook and propagates unchanged ({@link #position()} then tells which hook threw). {@code
+ * beforeSessionRun} returns after the first hook that returned new args, so Python checks and
  * resolves them before the next hook is called (a bad name or a feed conflict then stops the loop
- * where it would have stopped without grouping); Python calls again from the next hook.
+ * where it would have stopped without grouping); Python calls again from the next hook. A hook that
+ * returns again the one fetch name (no feeds, no options) it returned last time does not stop the
+ * loop: Python uses the args it accepted then.
  *
- * <p>Results pack the {@link JavaHookCalls} stop flags of every hook called (OR-ed) in the low
- * {@link #INDEX_SHIFT} bits and, from {@code beforeSessionRun}, the index of the hook that returned
- * args (or the group's size when none did) above them. Used from one thread (a session's).
+ * <p>The group makes the run's {@link SessionRunContext} at the run's first call (or is given the
+ * one another Java hook of the run made), and every call returns a {@link PackedRun} result. Used
+ * from one thread (a session's).
  */
 public final class JavaHookGroup {
-  /** Bits below this hold the flags; the hook index is shifted by it. */
-  public static final int INDEX_SHIFT = 3;
-
-  /**
-   * {@link #beforeSessionRunRepeated}: some hooks returned the args they returned before; their
-   * bits are the high 32 bits of the result.
-   */
-  public static final long REPEATED = 8;
-
-  /** {@link #beforeSessionRunRepeated}: the hook index is shifted by this. */
-  public static final int REPEATED_INDEX_SHIFT = 4;
-
-  /** Hooks past this index in a group are never reported as repeating their args. */
-  public static final int MAX_REPEATING = 32;
-
   private final JavaHookCalls[] calls;
   private final boolean[] before;
   private final boolean[] after;
@@ -43,6 +32,7 @@ public final class JavaHookGroup {
   private final String[] lastFetch; // the one fetch name of the args last returned, or null
   private int position = -1;
   private long crossings;
+  private SessionRunContext context; // the current run's, made or given at its first call
 
   /** A group of the hooks of {@code calls}, in this order. */
   public JavaHookGroup(JavaHookCalls[] calls) {
@@ -57,48 +47,47 @@ public final class JavaHookGroup {
   }
 
   /**
-   * Calls {@code beforeSessionRun(context)} on hooks {@code from, from + 1, ...} until one returns
-   * args (take them with {@link #takeArgs()}) or the group ends. {@code context} may be null when
-   * none of these hooks overrides {@code beforeSessionRun}.
+   * Starts a run ({@code from} 0: a new {@link SessionRunContext} over {@code originalArgs} and
+   * {@code session}, which every hook of the group gets until the next run starts) or goes on with
+   * it ({@code originalArgs} null), then calls {@code beforeSessionRun} on hooks {@code from, from
+   * + 1, ...} until one returns new args or the group ends. Args that repeat the one fetch name (no
+   * feeds, no options) the hook returned last time are not new (see the class doc); Python calls
+   * {@link #forget()} when its check of returned args fails or the graph changes.
    *
-   * @return OR of the hooks' stop flags, plus {@link JavaHookCalls#HAS_ARGS} and the index of the
-   *     hook with args shifted by {@link #INDEX_SHIFT}, or the group's size shifted when none
+   * @param coordinatorStop the Python coordinator should stop: every hook's Java coordinator is
+   *     asked to stop first
+   * @return a {@link PackedRun} result: the stop flags of the hooks called, {@link
+   *     PackedRun#HAS_ARGS} and the index of the hook with new args (take them with {@link
+   *     #takeArgs()}) or the group's size, and the hooks that repeated their one-name args
    */
-  public int beforeSessionRun(SessionRunContext context, int from) {
+  public long beforeSessionRun(
+      SessionRunArgs originalArgs, Session session, int from, boolean coordinatorStop) {
     crossings++;
-    int flags = 0;
-    for (int i = from; i < calls.length; i++) {
-      position = i;
-      JavaHookCalls c = calls[i];
-      if (!before[i]) {
-        flags |= c.stopFlags(null);
-        continue;
-      }
-      SessionRunArgs a = c.hook().beforeSessionRun(context);
-      flags |= c.stopFlags(context);
-      if (a != null) {
-        args.set(a);
-        return flags | JavaHookCalls.HAS_ARGS | (i << INDEX_SHIFT);
-      }
+    if (originalArgs != null) {
+      context = new SessionRunContext(originalArgs, session);
     }
-    return flags | (calls.length << INDEX_SHIFT);
+    return before(from, coordinatorStop);
   }
 
   /**
-   * {@link #beforeSessionRun} that also goes past hooks whose args repeat the args that hook last
-   * returned through this method, when those are one fetch name without feeds or options (most
-   * hooks: the global step, the loss): Python already has them translated and checked, so they do
-   * not cross again. Python checks such a hook's args after the later hooks were called, which is
-   * unobservable: the same names in the same graph pass again (ops are never removed from a graph).
-   * When Python's check fails, or the graph changes, it calls {@link #forget()}.
-   *
-   * @return the flags and {@link JavaHookCalls#HAS_ARGS} as {@link #beforeSessionRun}, {@link
-   *     #REPEATED} when some hooks repeated their args, the index of the hook with new args (or the
-   *     group's size) shifted by {@link #REPEATED_INDEX_SHIFT}, and bit {@code 32 + i} set when
-   *     hook {@code i} (below {@link #MAX_REPEATING}) repeated its args
+   * {@link #beforeSessionRun(SessionRunArgs, Session, int, boolean)} in a run whose Java context
+   * another Java hook of the run made first ({@code context}): the run's Java hooks share one.
    */
-  public long beforeSessionRunRepeated(SessionRunContext context, int from) {
+  public long beforeSessionRunIn(SessionRunContext context, int from, boolean coordinatorStop) {
     crossings++;
+    this.context = context;
+    return before(from, coordinatorStop);
+  }
+
+  /** The Java context of the current run (made by its first call), or {@code null}. */
+  public SessionRunContext context() {
+    return context;
+  }
+
+  private long before(int from, boolean coordinatorStop) {
+    if (coordinatorStop) {
+      requestCoordinatorStops();
+    }
     long flags = 0;
     long mask = 0;
     for (int i = from; i < calls.length; i++) {
@@ -115,28 +104,71 @@ public final class JavaHookGroup {
             a.fetches() instanceof String && a.feeds().isEmpty() && a.options() == null
                 ? (String) a.fetches()
                 : null;
-        if (one != null && i < MAX_REPEATING && one.equals(lastFetch[i])) {
+        if (one != null && i < PackedRun.MAX_REPEATED && one.equals(lastFetch[i])) {
           mask |= 1L << i;
           continue;
         }
-        lastFetch[i] = i < MAX_REPEATING ? one : null;
+        lastFetch[i] = i < PackedRun.MAX_REPEATED ? one : null;
         args.set(a);
-        return (mask << 32)
-            | (mask != 0 ? REPEATED : 0)
-            | ((long) i << REPEATED_INDEX_SHIFT)
-            | flags
-            | JavaHookCalls.HAS_ARGS;
+        return PackedRun.of(flags | PackedRun.HAS_ARGS, i, mask);
       }
     }
-    return (mask << 32)
-        | (mask != 0 ? REPEATED : 0)
-        | ((long) calls.length << REPEATED_INDEX_SHIFT)
-        | flags;
+    return PackedRun.of(flags, calls.length, mask);
   }
 
   /**
-   * Forgets the args hooks returned: the next {@link #beforeSessionRunRepeated} returns all anew.
+   * Calls {@code afterSessionRun} on hooks {@code 0 .. to - 1} in the current run's context; hook
+   * {@code i} gets the values of {@code valueOf[i]}: {@code -1} no results, else the index of its
+   * one result in {@code packedValues} ({@link PackedRun} values; may be null when there are none),
+   * with {@code options} (the run's, or null) and no metadata. Hooks given the same result share
+   * one {@link SessionRunValues}.
+   *
+   * @return a {@link PackedRun} result: the stop flags of the hooks called
    */
+  public long afterSessionRunPacked(
+      byte[] packedValues,
+      int[] valueOf,
+      org.jhooks.RunOptions options,
+      int to,
+      boolean coordinatorStop) {
+    int count = 0;
+    for (int i = 0; i < to; i++) {
+      count = Math.max(count, valueOf[i] + 1);
+    }
+    NdArray<?>[] arrays = count == 0 ? new NdArray<?>[0] : PackedRun.arrays(packedValues, count);
+    SessionRunValues[] shared = new SessionRunValues[count + 1];
+    SessionRunValues[] each = new SessionRunValues[to];
+    for (int i = 0; i < to; i++) {
+      int v = valueOf[i] + 1;
+      if (shared[v] == null) {
+        shared[v] = new SessionRunValues(v == 0 ? null : arrays[v - 1], options, null);
+      }
+      each[i] = shared[v];
+    }
+    return afterSessionRun(each, to, coordinatorStop);
+  }
+
+  /**
+   * Calls {@code afterSessionRun(context, each[i])} on hooks {@code 0 .. to - 1} in the current
+   * run's context.
+   *
+   * @return a {@link PackedRun} result: the stop flags of the hooks called
+   */
+  public long afterSessionRun(SessionRunValues[] each, int to, boolean coordinatorStop) {
+    crossings++;
+    if (coordinatorStop) {
+      requestCoordinatorStops();
+    }
+    return after(each, to);
+  }
+
+  private void requestCoordinatorStops() {
+    for (JavaHookCalls c : calls) {
+      c.requestCoordinatorStop();
+    }
+  }
+
+  /** Forgets the args hooks returned: the next {@code beforeSessionRun} returns all anew. */
   public void forget() {
     java.util.Arrays.fill(lastFetch, null);
   }
@@ -148,27 +180,8 @@ public final class JavaHookGroup {
     return a;
   }
 
-  /**
-   * Calls {@code afterSessionRun(context, values)} on hooks {@code 0 .. to - 1}; every hook gets
-   * {@code shared}. {@code context} may be null when none of them overrides {@code
-   * afterSessionRun}.
-   *
-   * @return OR of the hooks' stop flags
-   */
-  public int afterSessionRunShared(SessionRunContext context, SessionRunValues shared, int to) {
-    crossings++;
-    return after(context, shared, null, to);
-  }
-
-  /** {@link #afterSessionRunShared} where hook {@code i} gets {@code each[i]}. */
-  public int afterSessionRunEach(SessionRunContext context, SessionRunValues[] each, int to) {
-    crossings++;
-    return after(context, null, each, to);
-  }
-
-  private int after(
-      SessionRunContext context, SessionRunValues shared, SessionRunValues[] each, int to) {
-    int flags = 0;
+  private long after(SessionRunValues[] each, int to) {
+    long flags = 0;
     for (int i = 0; i < to; i++) {
       position = i;
       JavaHookCalls c = calls[i];
@@ -176,7 +189,7 @@ public final class JavaHookGroup {
         flags |= c.stopFlags(null);
         continue;
       }
-      c.hook().afterSessionRun(context, each == null ? shared : each[i]);
+      c.hook().afterSessionRun(context, each[i]);
       flags |= c.stopFlags(context);
     }
     return flags;
@@ -187,16 +200,6 @@ public final class JavaHookGroup {
    */
   public int position() {
     return position;
-  }
-
-  /** Whether hook {@code i} overrides {@code beforeSessionRun}. */
-  public boolean callsBefore(int i) {
-    return before[i];
-  }
-
-  /** Whether hook {@code i} overrides {@code afterSessionRun}. */
-  public boolean callsAfter(int i) {
-    return after[i];
   }
 
   /** How many per-run calls crossed into this group (for tests). */

@@ -7,6 +7,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.HookBatch;
 
 /**
  * A Python {@code jhooks.Hook} on the JVM: every callback goes to the Python hook's proxy, and
@@ -17,11 +18,13 @@ import org.jhooks.SessionRunValues;
  * when it is wrapped) do not cross: they are the {@code jhooks.Hook} no-ops, so the result is the
  * same ({@code null}, nothing). The other callbacks always cross.
  */
-public final class PythonHook implements Hook, Described, AutoCloseable {
+public final class PythonHook implements Hook, Described, AutoCloseable, HookBatch.Batchable {
   private final PythonHookTarget delegate;
   private final String pythonName;
   private final boolean callsBefore;
   private final boolean callsAfter;
+  private final PythonHookGroup.Factory batches;
+  private final long key;
 
   /**
    * @param delegate the proxy of the Python hook
@@ -31,10 +34,54 @@ public final class PythonHook implements Hook, Described, AutoCloseable {
    */
   public PythonHook(
       PythonHookTarget delegate, String pythonName, boolean callsBefore, boolean callsAfter) {
+    this(delegate, pythonName, callsBefore, callsAfter, null, 0);
+  }
+
+  /**
+   * A Python hook that may join consecutive Python hooks in a {@link PythonHookGroup}.
+   *
+   * @param batches the factory of the group its Python side makes, or {@code null} for none
+   * @param key how that side finds the hook ({@link PythonHookGroup.Maker})
+   */
+  public PythonHook(
+      PythonHookTarget delegate,
+      String pythonName,
+      boolean callsBefore,
+      boolean callsAfter,
+      PythonHookGroup.Factory batches,
+      long key) {
     this.delegate = delegate;
     this.pythonName = pythonName;
     this.callsBefore = callsBefore;
     this.callsAfter = callsAfter;
+    this.batches = batches;
+    this.key = key;
+  }
+
+  /** The hook a {@link PythonHookGroup} member is ({@code hook} or the one it wraps). */
+  static PythonHook of(Hook hook) {
+    return hook instanceof PythonModelDependentHook
+        ? ((PythonModelDependentHook) hook).hook()
+        : (PythonHook) hook;
+  }
+
+  /** How the Python side of a {@link PythonHookGroup} finds this hook. */
+  long key() {
+    return key;
+  }
+
+  boolean callsBefore() {
+    return callsBefore;
+  }
+
+  boolean callsAfter() {
+    return callsAfter;
+  }
+
+  /** The factory of the {@link PythonHookGroup} this hook may join, or {@code null}. */
+  @Override
+  public HookBatch.Factory batchFactory() {
+    return batches;
   }
 
   /** The Python hook's {@code module.Class}. */

@@ -9,6 +9,7 @@ import org.jhooks.Session;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
+import org.jhooks.tf.HookBatch;
 
 /**
  * A Python {@code jhooks.ModelDependentHook} on the JVM: a {@link ModelDependentHook} whose
@@ -18,7 +19,7 @@ import org.jhooks.SessionRunValues;
  * jhooks.bridge.as_java_hook}.
  */
 public final class PythonModelDependentHook extends ModelDependentHook
-    implements Described, AutoCloseable {
+    implements Described, AutoCloseable, HookBatch.Batchable {
   private final PythonHook hook;
   private final Consumer<ModelInstance> onModel;
 
@@ -35,8 +36,37 @@ public final class PythonModelDependentHook extends ModelDependentHook
       Consumer<ModelInstance> onModel,
       boolean callsBefore,
       boolean callsAfter) {
-    this.hook = new PythonHook(delegate, pythonName, callsBefore, callsAfter);
+    this(delegate, pythonName, onModel, callsBefore, callsAfter, null, 0);
+  }
+
+  /**
+   * A Python ModelDependentHook that may join consecutive Python hooks in a {@link
+   * PythonHookGroup}; {@code batches} and {@code key} as for {@link PythonHook}.
+   */
+  public PythonModelDependentHook(
+      PythonHookTarget delegate,
+      String pythonName,
+      Consumer<ModelInstance> onModel,
+      boolean callsBefore,
+      boolean callsAfter,
+      PythonHookGroup.Factory batches,
+      long key) {
+    this.hook = new PythonHook(delegate, pythonName, callsBefore, callsAfter, batches, key);
     this.onModel = onModel;
+  }
+
+  /** The plain Python hook this one forwards to. */
+  PythonHook hook() {
+    return hook;
+  }
+
+  /**
+   * The factory of the {@link PythonHookGroup} this hook may join, or {@code null}; a model
+   * instance set on this hook still reaches the Python hook before its {@code beginSession()}.
+   */
+  @Override
+  public HookBatch.Factory batchFactory() {
+    return hook.batchFactory();
   }
 
   @Override

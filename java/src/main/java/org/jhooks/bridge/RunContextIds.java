@@ -45,6 +45,14 @@ public final class RunContextIds {
     return id;
   }
 
+  /**
+   * This thread's record of the id that last crossed (element 0; 0 for none): a caller that passes
+   * an id sets it to 0 before the call and to the id when the call returned normally.
+   */
+  static long[] sent() {
+    return SENT.get();
+  }
+
   /** The context with this id, or null when it was collected (or never had one). */
   public static synchronized SessionRunContext context(long id) {
     WeakReference<SessionRunContext> r = CONTEXTS.get(id);
@@ -87,7 +95,9 @@ public final class RunContextIds {
     sent[0] = id;
   }
 
-  /** Values of at most this many bytes cross packed ({@code jhooks.bridge.arrays}' twin). */
+  /**
+   * Values of at most this many bytes cross packed ({@code jhooks.bridge.convert.arrays}' twin).
+   */
   static final int PACKED_MAX_BYTES = 1024;
 
   /**

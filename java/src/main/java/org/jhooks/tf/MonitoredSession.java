@@ -59,6 +59,19 @@ public final class MonitoredSession implements AutoCloseable {
   private final Graph graph;
   private final List<Hook> hooks;
   private final List<String> hookNames;
+  // The hooks as the run loop calls them: one hook, or a batch of consecutive ones (HookBatch);
+  // and each hook alone, as the other callbacks call it.
+  private final List<HookUnit> units;
+  private final HookUnit[] singles;
+  // Per hook: the args it last returned that the run loop accepted (a batch's repeated args).
+  private final SessionRunArgs[] accepted;
+  // The last run's plan on session `planned`: what the caller and each hook asked for, as fetch
+  // keys (fetchKey), and the merged run made of it, reused while every key repeats. A hook whose
+  // key repeats is not checked again: its names passed on this session before.
+  private final Object[] hookKeys;
+  private Object callerKey;
+  private MergedRun plannedRun;
+  private TfSession planned;
   private final SessionCreator creator;
   private final Predicate<Throwable> recoverable;
   private final int maxRecoveries;
@@ -82,6 +95,13 @@ public final class MonitoredSession implements AutoCloseable {
       names.add(HookNames.name(hooks.get(i), i + 1));
     }
     this.hookNames = names;
+    this.units = HookUnit.of(hooks, hookNames);
+    this.singles = new HookUnit[hooks.size()];
+    for (int i = 0; i < hooks.size(); i++) {
+      singles[i] = HookUnit.single(i, hookNames);
+    }
+    this.accepted = new SessionRunArgs[hooks.size()];
+    this.hookKeys = new Object[hooks.size()];
     this.creator = b.creator != null ? b.creator : new CheckpointRestoringSessionCreator(null);
     this.recoverable = b.recoverable;
     this.maxRecoveries = b.maxRecoveries;
@@ -268,48 +288,165 @@ public final class MonitoredSession implements AutoCloseable {
   Object runHooked(SessionRunArgs args) {
     checkUsable();
     TfSession s = session;
+    if (planned != s) { // a new session (recovery): check every name on it again
+      planned = s;
+      plannedRun = null;
+      java.util.Arrays.fill(hookKeys, null);
+    }
+    MergedRun last = plannedRun;
+    plannedRun = null; // until this run's hooks all returned
+    Object key = fetchKey(args);
+    boolean repeated = last != null && key != null && key.equals(callerKey);
+    callerKey = key == null ? null : snapshot(key);
     SessionRunContext context = new SessionRunContext(args, s);
     RunMerger merger = new RunMerger(args);
-    for (int i = 0; i < hooks.size(); i++) {
-      Hook h = hooks.get(i);
-      SessionRunArgs hookArgs = callHook(i, "beforeSessionRun", () -> h.beforeSessionRun(context));
-      String missing = hookArgs == null ? null : s.missingName(hookArgs);
-      if (missing != null) {
-        throw new GraphNameException(
-            hookNames.get(i), "beforeSessionRun", missing, s.whyMissing(missing, hookNames.get(i)));
+    for (HookUnit u : units) {
+      if (u.batch == null) {
+        Hook h = hooks.get(u.first);
+        SessionRunArgs a = callHook(u, "beforeSessionRun", () -> h.beforeSessionRun(context));
+        repeated &= accept(s, merger, u, u.first, a);
+      } else {
+        repeated &= beforeBatch(s, merger, u, context);
       }
-      if (hookArgs != null) {
-        for (String fetch : Nest.flatten(hookArgs.fetches())) {
-          String problem = Nest.isTensorName(fetch) ? s.fetchProblem(fetch) : null;
-          if (problem != null) {
-            throw new HookException(
-                hookNames.get(i), "beforeSessionRun", "fetch '" + fetch + "': " + problem);
-          }
-        }
-        for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
-          String problem = s.feedProblem(feed.getKey(), feed.getValue());
-          if (problem != null) {
-            throw new HookException(
-                hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
-          }
-        }
-      }
-      merger.add(hookNames.get(i), hookArgs);
     }
-    MergedRun merged = merger.finish();
+    MergedRun merged = repeated ? last : merger.finish();
+    plannedRun = merged;
     FlatResult result =
         s.runFlat(merged.tensorFetches(), merged.targets(), merged.feeds(), merged.options());
-    for (int i = 0; i < hooks.size(); i++) {
-      Hook h = hooks.get(i);
-      SessionRunValues values =
-          new SessionRunValues(
-              merged.hookResults(i, result::value), merged.options(), result.runMetadata());
-      callHook(i, "afterSessionRun", () -> h.afterSessionRun(context, values));
+    for (HookUnit u : units) {
+      SessionRunValues[] values = new SessionRunValues[u.count];
+      for (int j = 0; j < u.count; j++) {
+        values[j] =
+            new SessionRunValues(
+                merged.hookResults(u.first + j, result::value),
+                merged.options(),
+                result.runMetadata());
+      }
+      if (u.batch == null) {
+        Hook h = hooks.get(u.first);
+        callHook(u, "afterSessionRun", () -> h.afterSessionRun(context, values[0]));
+      } else {
+        callHook(u, "afterSessionRun", () -> u.batch.afterSessionRun(context, values));
+      }
     }
     if (context.stopRequested()) {
       stop = true;
     }
     return merged.callerResults(result::value);
+  }
+
+  // What args ask for, as a key equal to the key of args asking for the same: NOTHING for none, the
+  // fetches for fetch-only args whose fetches are a name or a list of names; null for any other
+  // args (feed values and options are checked and merged every run).
+  private static Object fetchKey(SessionRunArgs args) {
+    if (args == null) {
+      return NOTHING;
+    }
+    if (!args.feeds().isEmpty() || args.options() != null) {
+      return null;
+    }
+    Object fetches = args.fetches();
+    if (fetches == null) {
+      return NO_FETCHES;
+    }
+    if (fetches instanceof String) {
+      return fetches;
+    }
+    if (fetches instanceof List) {
+      for (Object f : (List<?>) fetches) {
+        if (!(f instanceof String)) {
+          return null;
+        }
+      }
+      return fetches;
+    }
+    return null;
+  }
+
+  // A key that a hook changing its own list later does not change.
+  private static Object snapshot(Object key) {
+    return key instanceof List ? List.copyOf((List<?>) key) : key;
+  }
+
+  private static final Object NOTHING = new Object();
+  private static final Object NO_FETCHES = new Object();
+
+  // A batch's beforeSessionRun calls: each returns at the next hook with new args, which are
+  // checked before the batch goes on; the args of hooks it reports repeated are the ones accepted
+  // before. Whether every hook's key repeated.
+  private boolean beforeBatch(
+      TfSession s, RunMerger merger, HookUnit u, SessionRunContext context) {
+    boolean repeated = true;
+    int start = 0;
+    while (start < u.count) {
+      int from = start;
+      HookBatch.Before got =
+          callHook(u, "beforeSessionRun", () -> u.batch.beforeSessionRun(context, from));
+      int index = got.index();
+      for (int j = start; j < Math.min(index, u.count); j++) {
+        SessionRunArgs again = got.repeated(j) ? accepted[u.first + j] : null;
+        repeated &= accept(s, merger, u, u.first + j, again);
+      }
+      if (index < u.count) {
+        repeated &= accept(s, merger, u, u.first + index, got.args());
+      }
+      start = index + 1;
+    }
+    return repeated;
+  }
+
+  // Checks hook i's args against the graph (unless they ask for what they asked for last run) and
+  // adds them to the run; whether they did. A batch whose hook's args are refused forgets every
+  // hook's args, so none counts as repeated next time.
+  private boolean accept(
+      TfSession s, RunMerger merger, HookUnit u, int i, SessionRunArgs hookArgs) {
+    Object key = fetchKey(hookArgs);
+    boolean repeated = key != null && key.equals(hookKeys[i]);
+    try {
+      if (!repeated) {
+        hookKeys[i] = null;
+        check(s, i, hookArgs);
+      }
+      merger.add(hookNames.get(i), hookArgs);
+    } catch (RuntimeException e) {
+      if (u.batch != null) {
+        accepted[i] = null;
+        u.batch.forget();
+      }
+      throw e;
+    }
+    if (!repeated && key != null) {
+      hookKeys[i] = snapshot(key);
+    }
+    if (hookArgs != null && u.batch != null) {
+      accepted[i] = hookArgs;
+    }
+    return repeated;
+  }
+
+  private void check(TfSession s, int i, SessionRunArgs hookArgs) {
+    if (hookArgs == null) {
+      return;
+    }
+    String missing = s.missingName(hookArgs);
+    if (missing != null) {
+      throw new GraphNameException(
+          hookNames.get(i), "beforeSessionRun", missing, s.whyMissing(missing, hookNames.get(i)));
+    }
+    for (String fetch : Nest.flatten(hookArgs.fetches())) {
+      String problem = Nest.isTensorName(fetch) ? s.fetchProblem(fetch) : null;
+      if (problem != null) {
+        throw new HookException(
+            hookNames.get(i), "beforeSessionRun", "fetch '" + fetch + "': " + problem);
+      }
+    }
+    for (Map.Entry<String, ? extends NdArray<?>> feed : hookArgs.feeds().entrySet()) {
+      String problem = s.feedProblem(feed.getKey(), feed.getValue());
+      if (problem != null) {
+        throw new HookException(
+            hookNames.get(i), "beforeSessionRun", "feed '" + feed.getKey() + "': " + problem);
+      }
+    }
   }
 
   // The recovery loop of TensorFlow's _RecoverableSession: on ABORTED/UNAVAILABLE close the raw
@@ -440,7 +577,7 @@ public final class MonitoredSession implements AutoCloseable {
 
   private void callHook(int i, String callback, Runnable call) {
     callHook(
-        i,
+        singles[i],
         callback,
         () -> {
           call.run();
@@ -448,24 +585,35 @@ public final class MonitoredSession implements AutoCloseable {
         });
   }
 
-  // What leaves a hook's callback: see hookFailure.
-  private <T> T callHook(int i, String callback, Supplier<T> call) {
+  private void callHook(HookUnit u, String callback, Runnable call) {
+    callHook(
+        u,
+        callback,
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  // What leaves a hook's callback: see hookFailure. For a batch, the hook is the one the batch
+  // reached (HookBatch.position()), asked only when a name is needed.
+  private <T> T callHook(HookUnit u, String callback, Supplier<T> call) {
     Thread outerThread = activeThread;
-    String outerHook = activeHook;
+    HookUnit outerUnit = activeUnit;
     String outerCallback = activeCallback;
     activeThread = Thread.currentThread();
-    activeHook = hookNames.get(i);
+    activeUnit = u;
     activeCallback = callback;
     TfSession s = session;
     try {
-      return s == null ? call.get() : s.calledBy(hookNames.get(i), callback, call);
+      return s == null ? call.get() : s.calledBy(u.name, callback, call);
     } catch (RuntimeException e) {
-      throw hookFailure(hookNames.get(i), callback, e);
+      throw hookFailure(u.name.get(), callback, e);
     } catch (Error e) {
-      throw hookFailure(hookNames.get(i), callback, e);
+      throw hookFailure(u.name.get(), callback, e);
     } finally {
       activeThread = outerThread;
-      activeHook = outerHook;
+      activeUnit = outerUnit;
       activeCallback = outerCallback;
     }
   }
@@ -473,13 +621,13 @@ public final class MonitoredSession implements AutoCloseable {
   // The hook callback running now (on activeThread), so a hook that calls this session's hooked
   // run (or close) from inside it gets a clear error instead of unbounded recursion.
   private volatile Thread activeThread;
-  private volatile String activeHook;
+  private volatile HookUnit activeUnit;
   private volatile String activeCallback;
 
   private void checkNotReentrant(String what) {
     if (activeThread == Thread.currentThread()) {
       throw new HookException(
-          activeHook,
+          activeUnit.name.get(),
           activeCallback,
           "called the monitored session's "
               + what

@@ -37,8 +37,13 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final Graph graph;
   private final String globalStepTensorName;
   private final org.jhooks.CheckpointGuard checkpointGuard = org.jhooks.CheckpointGuard.create();
-  // (hook, callback) of the hook callback running on this thread, for GraphNameException
-  private final ThreadLocal<String[]> caller = new ThreadLocal<>();
+  // The hook callback running on this thread, for GraphNameException
+  private final ThreadLocal<Caller> caller = new ThreadLocal<>();
+
+  // The hook's name is asked only when an error names it: a batch of hooks knows which one it is
+  // calling only then (HookBatch.position()).
+  private record Caller(java.util.function.Supplier<String> hook, String callback) {}
+
   // What graph lookups found (each a JNI call under the graph's lock): ops are never removed from
   // a graph, so a name once found stays valid; the driver asks for the same names every run.
   private final Map<String, GraphOperation> operations = new ConcurrentHashMap<>();
@@ -68,9 +73,12 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    * callback in this, as the Python adapter gives each hook a view that names it). Outside such a
    * call a missing name is an {@link IllegalArgumentException}.
    */
-  <T> T calledBy(String hook, String callback, java.util.function.Supplier<T> call) {
-    String[] outer = caller.get();
-    caller.set(new String[] {hook, callback});
+  <T> T calledBy(
+      java.util.function.Supplier<String> hook,
+      String callback,
+      java.util.function.Supplier<T> call) {
+    Caller outer = caller.get();
+    caller.set(new Caller(hook, callback));
     try {
       return call.get();
     } finally {
@@ -326,8 +334,8 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   }
 
   private Output<?> outputOrThrow(String name, String use) {
-    String[] who = caller.get();
-    String why = who == null ? whyMissing(name) : whyMissing(name, who[0]);
+    Caller who = caller.get();
+    String why = who == null ? whyMissing(name) : whyMissing(name, who.hook().get());
     if (why != null) {
       throw missing(
           name, why + " (" + use + ")", "tensor '" + name + "' (" + use + ") " + why, null);
@@ -358,11 +366,12 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    * and the tensor; outside one an {@link IllegalArgumentException}.
    */
   private RuntimeException refused(String message) {
-    String[] who = caller.get();
+    Caller who = caller.get();
     if (who == null) {
       return new IllegalArgumentException(message);
     }
-    return new org.jhooks.HookException(who[0], who[1], message + " (in a raw run)");
+    return new org.jhooks.HookException(
+        who.hook().get(), who.callback(), message + " (in a raw run)");
   }
 
   /**
@@ -385,11 +394,11 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
    */
   private RuntimeException missing(
       String name, String problem, String message, RuntimeException cause) {
-    String[] who = caller.get();
+    Caller who = caller.get();
     if (who == null) {
       return new IllegalArgumentException(message, cause);
     }
-    return new GraphNameException(who[0], who[1], name, problem, cause);
+    return new GraphNameException(who.hook().get(), who.callback(), name, problem, cause);
   }
 
   /**

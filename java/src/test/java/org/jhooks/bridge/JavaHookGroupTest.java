@@ -4,14 +4,20 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jhooks.Coordinator;
 import org.jhooks.Hook;
+import org.jhooks.RunOptions;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
 import org.jhooks.SessionRunValues;
 import org.junit.Test;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.NdArrays;
 
 public class JavaHookGroupTest {
   static final List<String> LOG = new ArrayList<>();
@@ -57,12 +63,11 @@ public class JavaHookGroupTest {
     JavaHookGroup g =
         group(
             new Logging("a", null), new Default(), new Logging("b", args), new Logging("c", null));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
-    int r = g.beforeSessionRun(context, 0);
-    assertEquals(JavaHookCalls.HAS_ARGS | (2 << JavaHookGroup.INDEX_SHIFT), r);
+    long r = g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 2, 0), r);
     assertSame(args, g.takeArgs());
     assertNull(g.takeArgs());
-    assertEquals(4 << JavaHookGroup.INDEX_SHIFT, g.beforeSessionRun(context, 3));
+    assertEquals(PackedRun.of(0, 4, 0), g.beforeSessionRun(null, null, 3, false));
     assertEquals(List.of("a.before", "b.before", "c.before"), LOG);
     assertEquals(2, g.crossings());
   }
@@ -72,11 +77,12 @@ public class JavaHookGroupTest {
     LOG.clear();
     JavaHookGroup g =
         group(new Logging("a", null), new Logging("boom", null), new Logging("c", null));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    LOG.clear();
     SessionRunValues values = new SessionRunValues(null, null, null);
+    SessionRunValues[] each = {values, values, values};
     IllegalStateException e =
-        assertThrows(
-            IllegalStateException.class, () -> g.afterSessionRunShared(context, values, 3));
+        assertThrows(IllegalStateException.class, () -> g.afterSessionRun(each, 3, false));
     assertEquals("boom", e.getMessage());
     assertEquals(1, g.position());
     assertEquals(List.of("a.after null", "boom.after null"), LOG);
@@ -92,11 +98,11 @@ public class JavaHookGroupTest {
           }
         };
     JavaHookGroup g = group(stopper, new Default());
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
     assertEquals(
-        JavaHookCalls.CONTEXT_STOP,
-        g.afterSessionRunEach(
-            context, new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2));
+        PackedRun.CONTEXT_STOP,
+        g.afterSessionRun(
+            new SessionRunValues[] {new SessionRunValues(null, null, null), null}, 2, false));
   }
 
   @Test
@@ -108,22 +114,22 @@ public class JavaHookGroupTest {
             new Logging("b", null),
             new Logging("c", SessionRunArgs.of("y:0")),
             new Logging("d", SessionRunArgs.of(List.of("x:0"))));
-    SessionRunContext context = new SessionRunContext(SessionRunArgs.of(null), null);
-    long shift = JavaHookGroup.REPEATED_INDEX_SHIFT;
+    SessionRunArgs original = SessionRunArgs.of(null);
     // first run: every hook's args are returned
-    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
-    assertEquals("x:0", g.takeArgs().fetches());
-    assertEquals(JavaHookCalls.HAS_ARGS | (2L << shift), g.beforeSessionRunRepeated(context, 1));
-    g.takeArgs();
-    assertEquals(JavaHookCalls.HAS_ARGS | (3L << shift), g.beforeSessionRunRepeated(context, 3));
-    g.takeArgs();
-    // next run: a and c repeat their one name (bits 32 + 0, 32 + 2); d's list is returned again
-    long r = g.beforeSessionRunRepeated(context, 0);
     assertEquals(
-        (0b101L << 32) | JavaHookGroup.REPEATED | (3L << shift) | JavaHookCalls.HAS_ARGS, r);
+        PackedRun.of(PackedRun.HAS_ARGS, 0, 0), g.beforeSessionRun(original, null, 0, false));
+    assertEquals("x:0", g.takeArgs().fetches());
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 2, 0), g.beforeSessionRun(null, null, 1, false));
+    g.takeArgs();
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 3, 0), g.beforeSessionRun(null, null, 3, false));
+    g.takeArgs();
+    // next run: a and c repeat their one name (bits 0 and 2); d's list is returned again
+    long r = g.beforeSessionRun(original, null, 0, false);
+    assertEquals(PackedRun.of(PackedRun.HAS_ARGS, 3, 0b101L), r);
     assertEquals(List.of("x:0"), g.takeArgs().fetches());
     g.forget();
-    assertEquals(JavaHookCalls.HAS_ARGS, g.beforeSessionRunRepeated(context, 0));
+    assertEquals(
+        PackedRun.of(PackedRun.HAS_ARGS, 0, 0), g.beforeSessionRun(original, null, 0, false));
     assertEquals(
         List.of(
             "a.before",
@@ -151,5 +157,86 @@ public class JavaHookGroupTest {
       assertEquals(JavaHookCalls.HAS_ARGS, lists.beforeSessionRun(context));
       assertEquals(List.of("x:0"), lists.takeArgs().fetches());
     }
+  }
+
+  @Test
+  public void aRunStartsWithANewContextThatEveryHookOfTheRunGets() {
+    List<SessionRunContext> seen = new ArrayList<>();
+    Hook recording =
+        new Hook() {
+          @Override
+          public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+            seen.add(runContext);
+            return null;
+          }
+
+          @Override
+          public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+            seen.add(runContext);
+          }
+        };
+    JavaHookGroup g = group(recording, recording);
+    SessionRunArgs original = SessionRunArgs.of("train");
+    long r = g.beforeSessionRun(original, null, 0, false);
+    assertEquals(2, PackedRun.index(r));
+    assertSame(original, g.context().originalArgs());
+    g.afterSessionRunPacked(null, new int[] {-1, -1}, null, 2, false);
+    SessionRunContext first = g.context();
+    g.beforeSessionRun(original, null, 0, false);
+    assertEquals(List.of(first, first, first, first, g.context(), g.context()), seen);
+    assertTrue(first != g.context());
+    SessionRunContext shared = new SessionRunContext(original, null);
+    g.beforeSessionRunIn(shared, 0, false);
+    assertSame(shared, seen.get(seen.size() - 1));
+  }
+
+  @Test
+  public void packedValuesGoToTheirHooksAndHooksOfOneValueShareIt() {
+    LOG.clear();
+    List<SessionRunValues> seen = new ArrayList<>();
+    Hook keeping =
+        new Hook() {
+          @Override
+          public void afterSessionRun(SessionRunContext runContext, SessionRunValues runValues) {
+            seen.add(runValues);
+          }
+        };
+    JavaHookGroup g = group(keeping, keeping, keeping, keeping);
+    g.beforeSessionRun(SessionRunArgs.of(null), null, 0, false);
+    SessionRunValues[] two = {
+      new SessionRunValues(NdArrays.scalarOf(7L), null, null),
+      new SessionRunValues(NdArrays.scalarOf(2.5f), null, null)
+    };
+    RunOptions options = RunOptions.ofTraceLevel(0);
+    g.afterSessionRunPacked(PackedRun.values(two), new int[] {1, -1, 0, 1}, options, 4, false);
+    assertEquals(2.5f, ((FloatNdArray) seen.get(0).results()).getFloat(), 0f);
+    assertNull(seen.get(1).results());
+    assertEquals(7L, ((LongNdArray) seen.get(2).results()).getLong());
+    assertSame(seen.get(0), seen.get(3));
+    assertSame(options, seen.get(1).options());
+  }
+
+  @Test
+  public void aPythonCoordinatorStopReachesEveryJavaCoordinatorFirst() {
+    List<Boolean> seen = new ArrayList<>();
+    Coordinator a = new Coordinator();
+    Coordinator b = new Coordinator();
+    Hook watching =
+        new Hook() {
+          @Override
+          public SessionRunArgs beforeSessionRun(SessionRunContext runContext) {
+            seen.add(b.shouldStop());
+            return null;
+          }
+        };
+    JavaHookCalls first = new JavaHookCalls(watching);
+    first.setCoordinator(a);
+    JavaHookCalls second = new JavaHookCalls(new Default());
+    second.setCoordinator(b);
+    JavaHookGroup g = new JavaHookGroup(new JavaHookCalls[] {first, second});
+    long r = g.beforeSessionRun(SessionRunArgs.of(null), null, 0, true);
+    assertEquals(List.of(true), seen);
+    assertEquals(PackedRun.COORDINATOR_STOP, r & PackedRun.COORDINATOR_STOP);
+    assertTrue(a.shouldStop());
   }
 }
