@@ -88,6 +88,7 @@ REFUSED = [
     ),
     (index("3"), "best[0] is a number, not an object of step, value and checkpoint" + REPAIR),
     (index(metric='"other:0"'), "ranks 'other:0' (min), not 'm:0' (min); use another subdir"),
+    (index(metric='"a\\"[[[[\\\\"'), "ranks 'a\"[[[[\\' (min), not 'm:0' (min); use another subdir"),
     (index(mode='"max"'), "ranks 'm:0' (max), not 'm:0' (min); use another subdir"),
     (index(metric="null"), "'metric' is null, not a string" + REPAIR),
     ('{"metric": "m:0", "mode": "min", "best": {}}', "'best' is an object, not an array of entries" + REPAIR),

@@ -1,10 +1,11 @@
 """SIGKILL while a BestCheckpointsListener copies (both languages' listeners, on a real saver in a
-real trainer process): after each kill every checkpoint the sub-directory's state file or index
+real trainer process: Python's and Java's in TensorFlow's MonitoredSession, Java's in the JVM
+driver): after each kill every checkpoint the sub-directory's state file or index
 lists is whole and consistent, and after the next start (``begin``) the sub-directory holds
 exactly the checkpoints its index lists, its state file lists them, and no orphan or temporary is
 left. Before, a kill between a copy and the index write left orphan files forever.
 
-CI kills 3 times per language; the slow test (``-m slow``) 50 times per language."""
+CI kills 3 times per direction; the slow test (``-m slow``) 50 times per direction."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from jhooks.hooks.best_checkpoints_index import BestCheckpointsIndex
 
 SIZE = 1_000_000  # 4 MB of floats per checkpoint, so copies are in flight when killed
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Python's listener on a Python saver, Java's on a Python saver, Java's on the JVM driver's saver
+LANGUAGES = ["python", "java", "jvm"]
 CHECKPOINT_FILE = re.compile(r"(model\.ckpt-\d+)(?:\.index|\.meta|\.data-\d{5}-of-\d{5})")
 
 
@@ -61,26 +64,28 @@ def kill_after(proc: subprocess.Popen, steps: int, pause: float) -> None:
 
 
 def check_whole(prefix: str) -> None:
+    """A whole, consistent checkpoint of either trainer's graph (its step in every variable)."""
     step = int(prefix.rsplit("-", 1)[1])
     values = read_checkpoint(prefix)
-    assert int(values["global_step"]) == int(values["count"]) == step, prefix
-    np.testing.assert_array_equal(values["big"], np.full([SIZE], float(step), np.float32))
+    counter, vector = ("count", "big") if "count" in values else ("v", "w")  # Model / KillableTraining
+    assert int(values["global_step"]) == int(values[counter]) == step, prefix
+    np.testing.assert_array_equal(values[vector], np.full([SIZE], float(step), np.float32))
 
 
-def check_after_kill(bestDir: str) -> None:
+def check_after_kill(bestDir: str, metric: str) -> None:
     """What a kill leaves: whatever the state file and the index list is whole."""
     for prefix in all_checkpoints(bestDir):
         check_whole(prefix)
     index = os.path.join(bestDir, BestCheckpointsIndex.FILE)
     if os.path.exists(index):
-        for step, value in BestCheckpointsIndex.read(index, "metric:0", "max", "model.ckpt"):
+        for step, value in BestCheckpointsIndex.read(index, metric, "max", "model.ckpt"):
             assert value == step
             check_whole(os.path.join(bestDir, f"model.ckpt-{step}"))
 
 
-def check_after_start(language: str, ckpt: str, bestDir: str) -> list[int]:
+def check_after_start(language: str, ckpt: str, bestDir: str, metric: str) -> list[int]:
     """The next start: begin() leaves exactly the listed checkpoints, and the state file lists them."""
-    best = listener_begin(language, ckpt, metric="metric:0", mode="max")
+    best = listener_begin("python" if language == "python" else "java", ckpt, metric=metric, mode="max")
     assert isinstance(best, list), best
     steps = [s for s, _ in best]
     names = set(os.listdir(bestDir))
@@ -106,19 +111,20 @@ def kill_rounds(tmp_path, language: str, rounds: int, seed: int) -> None:
     kept = []
     for _ in range(rounds):
         kill_after(start(ckpt, language), rng.randint(1, 6), rng.uniform(0.0, 0.5))
-        check_after_kill(bestDir)
-        kept.append(check_after_start(language, ckpt, bestDir))
+        metric = "v:0" if language == "jvm" else "metric:0"
+        check_after_kill(bestDir, metric)
+        kept.append(check_after_start(language, ckpt, bestDir, metric))
     assert any(kept), kept  # copies were made
 
 
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("language", ["python", "java"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_sigkill_during_best_listener_copies_leaves_no_orphan_after_the_next_start(tmp_path, language):
     kill_rounds(tmp_path, language, rounds=3, seed=20261203)
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(6 * 3600)
-@pytest.mark.parametrize("language", ["python", "java"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_fifty_sigkills_during_best_listener_copies(tmp_path, language):
     kill_rounds(tmp_path, language, rounds=50, seed=50)
