@@ -102,4 +102,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()  # first: see jhooks/__main__.py
+    sys.exit(status)
