@@ -43,6 +43,7 @@ NEEDS_NATIVES = (
     "tests/hooks/test_checkpoint_safety.py::*",
     "tests/hooks/test_missing_global_step.py::*",
     "tests/hooks/test_jvm_driver_guard_and_veto.py::*",
+    "tests/hooks/test_best_checkpoints_kill.py::*[jvm]",
     "tests/hooks/test_listener_veto.py::*java_saver*[AsyncCheckpointSaverHook]",
     "tests/hooks/test_no_poisoned_checkpoints.py::*java_saver*[*AsyncCheckpointSaverHook]",
     "tests/hooks/test_cross_java_hooks_python_driver.py::*[AsyncCheckpointSaverHook]",
