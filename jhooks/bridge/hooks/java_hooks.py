@@ -26,7 +26,6 @@ import struct
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,6 +40,7 @@ from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.convert.exceptions import to_java
 from jhooks.bridge.hooks import construct
 from jhooks.bridge.hooks.java_backed import JavaBacked
+from jhooks.bridge.hooks.packed_run import PackedLayout
 from jhooks.bridge.hooks.sessions import java_session
 from jhooks.bridge.process import gc_link, jvm
 from jhooks.bridge.process.calls import call_java, from_java
@@ -101,7 +101,7 @@ class _Java:
     calls: Any = None
     group: Any = None
     coordinator: Any = None
-    packed: _PackedLayout | None = None
+    packed: PackedLayout | None = None
 
     @classmethod
     def load(cls) -> None:
@@ -111,55 +111,7 @@ class _Java:
         cls.calls = backend.jclass("org.jhooks.bridge.JavaHookCalls")
         cls.group = backend.jclass("org.jhooks.bridge.JavaHookGroup")
         cls.coordinator = backend.jclass("org.jhooks.Coordinator")
-        cls.packed = _PackedLayout.of(backend.jclass("org.jhooks.bridge.PackedRun"))
-
-
-@dataclass(frozen=True, slots=True)
-class _PackedResult:
-    """One per-run call of a Java hook group, read by :meth:`_PackedLayout.read`: ``stops``, the stop
-    flags the hooks called set; ``has_args``, hook ``index`` returned new args (else ``index`` is the
-    group's size); ``repeated``, bit ``i`` set when hook ``i`` returned its last one-name args again."""
-
-    stops: int
-    has_args: bool
-    index: int
-    repeated: int
-
-
-@dataclass(frozen=True, slots=True)
-class _PackedLayout:
-    """The layout of a hook group's packed per-run result as ``org.jhooks.bridge.PackedRun`` defines
-    it, read from that class when the bridge loads it: the stop flags, the index of the hook that
-    returned new args, and the hooks that repeated theirs, in one non-negative long."""
-
-    stops: int
-    has_args: int
-    index_shift: int
-    index_mask: int
-    repeated_shift: int
-    max_repeated: int
-
-    @classmethod
-    def of(cls, packed_run: Any) -> _PackedLayout:
-        """The layout the Java class ``PackedRun`` defines."""
-        return cls(
-            stops=int(packed_run.CONTEXT_STOP) | int(packed_run.COORDINATOR_STOP),
-            has_args=int(packed_run.HAS_ARGS),
-            index_shift=int(packed_run.INDEX_SHIFT),
-            index_mask=int(packed_run.INDEX_MASK),
-            repeated_shift=int(packed_run.REPEATED_SHIFT),
-            max_repeated=int(packed_run.MAX_REPEATED),
-        )
-
-    def read(self, result: Any) -> _PackedResult:
-        """The fields of ``result`` (a ``PackedRun`` long)."""
-        result = int(result)
-        return _PackedResult(
-            stops=result & self.stops,
-            has_args=bool(result & self.has_args),
-            index=(result >> self.index_shift) & self.index_mask,
-            repeated=result >> self.repeated_shift,
-        )
+        cls.packed = PackedLayout.of(backend.jclass("org.jhooks.bridge.PackedRun"))
 
 
 class _JavaRunContexts:
@@ -433,7 +385,7 @@ class JavaHookGroup:
     a Java exception converted by :func:`call_java` and raised from the hook that threw, later
     hooks not called. The group makes the run's Java context itself at its first call of a run
     (unless another Java hook of the run made it first) and reads its results as
-    :class:`_PackedResult`. See docs/bridge.md, "Crossing costs".
+    :class:`~jhooks.bridge.hooks.packed_run.PackedResult`. See docs/bridge.md, "Crossing costs".
     """
 
     def __init__(self, hooks: list) -> None:
@@ -445,7 +397,7 @@ class JavaHookGroup:
         self._before_result = BeforeResult
         self.hooks = list(hooks)
         self.java = _Java.group([h._calls for h in self.hooks])
-        self._layout: _PackedLayout = _Java.packed  # type: ignore[assignment]  # loaded with the hooks
+        self._layout: PackedLayout = _Java.packed  # type: ignore[assignment]  # loaded with the hooks
         self._after = [h._callsAfter for h in self.hooks]
         self._run: Any = None  # the run context whose Java context the Java group holds
         # per hook: the Python args of the one-name args it last returned (as Java remembers them)

@@ -21,7 +21,9 @@ Its ``SessionRunArgs`` are translated to Java (NdArray feeds). Any Python except
 
 from __future__ import annotations
 
+import itertools
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from threading import get_ident
@@ -36,6 +38,7 @@ from jhooks.api.validation import validate_hook
 from jhooks.bridge.backend.choice import current as _backend
 from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.hooks.java_backed import JavaBacked
+from jhooks.bridge.hooks.packed_run import PackedLayout
 from jhooks.bridge.hooks.sessions import JavaCoordinator, python_session
 from jhooks.bridge.process import gc_link, jvm
 from jhooks.bridge.process.calls import from_java, python_errors
@@ -144,6 +147,23 @@ def _args_to_java(args: SessionRunArgs) -> Any:
     return cached
 
 
+def _checked(hook: Hook, args: Any) -> SessionRunArgs | None:
+    """What ``hook.beforeSessionRun`` returned, when it is args or None; else TypeError."""
+    if args is None or isinstance(args, SessionRunArgs):
+        return args
+    raise TypeError(
+        f"{_name(hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
+        "expected jhooks.SessionRunArgs or None"
+    )
+
+
+def _one_name(args: SessionRunArgs) -> str | None:
+    """The one fetch name of fetch-only args (no feeds, no options), else None: what a group
+    remembers per hook (``PythonHookGroupTarget.beforeSessionRun``'s repeated)."""
+    fetches = args.fetches
+    return fetches if isinstance(fetches, str) and not args.feeds and args.options is None else None
+
+
 def _overrides(hook: Any, callback: str) -> bool:
     """Whether ``hook`` overrides ``callback`` (in its class or on the instance), i.e. the call
     is not ``jhooks.Hook``'s no-op."""
@@ -157,8 +177,11 @@ class _HookProxy:
 
     def __init__(self, hook: Hook, to_bytes: Callable[[Any], bytes]) -> None:
         self.hook = hook
-        self.key = id(hook)
+        self.key = next(_keys)  # how a PythonHookGroup.Maker finds it (_GroupMaker)
         self._to_bytes = to_bytes  # the backend's, bound once
+        self.callsBefore = _overrides(hook, "beforeSessionRun")  # as Java is told: checked once, now
+        self.callsAfter = _overrides(hook, "afterSessionRun")
+        _members[self.key] = self
 
     @python_errors
     def begin(self) -> None:
@@ -177,17 +200,9 @@ class _HookProxy:
         return self._before(_context_view(contextId))
 
     def _before(self, view: JavaRunContext) -> Any:
-        args = self.hook.beforeSessionRun(view)
-        if args is None:
-            view.hookFetches[self.key] = None
-            return None
-        if not isinstance(args, SessionRunArgs):
-            raise TypeError(
-                f"{_name(self.hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
-                "expected jhooks.SessionRunArgs or None"
-            )
-        view.hookFetches[self.key] = args.fetches
-        return _args_to_java(args)
+        args = _checked(self.hook, self.hook.beforeSessionRun(view))
+        view.hookFetches[self.key] = None if args is None else args.fetches
+        return None if args is None else _args_to_java(args)
 
     @python_errors
     def beforeSessionRunSameContext(self) -> Any:
@@ -243,6 +258,141 @@ class _HookProxy:
 _after_unwrapped: Callable[..., Any] = vars(_HookProxy)["afterSessionRun"].__wrapped__
 
 
+# Every Python hook made by as_java_hook, by its key, while it lives: how the Python side of a
+# PythonHookGroup finds its hooks (_GroupMaker.group).
+_keys = itertools.count(1)
+_members: weakref.WeakValueDictionary[int, _HookProxy] = weakref.WeakValueDictionary()
+_factory: Any = None  # the one org.jhooks.bridge.PythonHookGroup.Factory of this process
+
+
+def _group_factory() -> Any:
+    """The ``PythonHookGroup.Factory`` every Python hook offers, so the JVM ``MonitoredSession``
+    drives consecutive Python hooks as one :class:`_GroupProxy` (docs/bridge.md, "Crossing costs")."""
+    global _factory
+    if _factory is None:
+        backend = _backend()
+        layout = PackedLayout.of(backend.jclass("org.jhooks.bridge.PackedRun"))
+        maker = backend.proxy("org.jhooks.bridge.PythonHookGroup$Maker", _GroupMaker(layout))
+        _factory = backend.jclass("org.jhooks.bridge.PythonHookGroup$Factory")(maker)
+    return _factory
+
+
+class _GroupMaker:
+    """What ``org.jhooks.bridge.PythonHookGroup.Maker`` calls: the Python side of a group."""
+
+    def __init__(self, layout: PackedLayout) -> None:
+        self._layout = layout
+
+    @python_errors
+    def group(self, keys: Any) -> Any:
+        members = []
+        for key in keys:
+            member = _members.get(int(key))
+            if member is None:
+                raise RuntimeError(f"no live Python hook has the key {int(key)} (PythonHookGroup.Maker)")
+            members.append(member)
+        backend = _backend()
+        return backend.proxy("org.jhooks.bridge.PythonHookGroupTarget", _GroupProxy(members, self._layout, backend))
+
+
+class _GroupProxy:
+    """What the Java proxy of a group of consecutive Python hooks calls
+    (``org.jhooks.bridge.PythonHookGroupTarget``, driven by ``org.jhooks.bridge.PythonHookGroup``):
+    each per-run callback of the whole group in one crossing, every hook called exactly as its own
+    :class:`_HookProxy` would call it (callbacks it does not override skipped, its args checked and
+    translated alike, the same views and values); an exception stops the loop at that hook
+    (:meth:`position`). Used from one thread at a time (its session's)."""
+
+    def __init__(self, members: list[_HookProxy], layout: PackedLayout, backend: Any) -> None:
+        self._hooks = [m.hook for m in members]
+        self._before = [m.callsBefore for m in members]
+        self._after = [m.callsAfter for m in members]
+        self._layout = layout
+        self._to_bytes = backend.to_bytes
+        self._position = 0
+        self._args: Any = None  # the Java args of the hook the last beforeSessionRun stopped at
+        self._fetches: list[Any] = [None] * len(members)  # per hook: the fetches of its args this run
+        self._last: list[str | None] = [None] * len(members)  # per hook: its last one-name args' fetch
+        self._repeatable = min(len(members), layout.max_repeated)
+
+    @python_errors
+    def beforeSessionRun(self, contextId: Any, start: Any) -> int:
+        return self._before_run(_context_view(contextId), int(start))
+
+    @python_errors
+    def beforeSessionRunSameContext(self, start: Any) -> int:
+        contextId = _current[get_ident()]
+        view = _views.get(contextId)
+        return self._before_run(_context_view(contextId) if view is None else view, int(start))
+
+    def _before_run(self, view: JavaRunContext, start: int) -> int:
+        hooks, fetches, last = self._hooks, self._fetches, self._last
+        self._position = start
+        repeated = 0
+        for i in range(start, len(hooks)):
+            if not self._before[i]:
+                continue
+            self._position = i
+            hook = hooks[i]
+            args = _checked(hook, hook.beforeSessionRun(view))
+            if args is None:
+                fetches[i] = None
+                continue
+            fetches[i] = args.fetches
+            one = _one_name(args)
+            if i < self._repeatable:
+                if one is not None and one == last[i]:
+                    repeated |= 1 << i
+                    continue
+                last[i] = one
+            self._args = _args_to_java(args)
+            return self._layout.result(i, True, repeated)
+        return self._layout.result(len(hooks), False, repeated)
+
+    @python_errors
+    def takeArgs(self) -> Any:
+        args, self._args = self._args, None
+        return args
+
+    @python_errors
+    def afterSessionRun(self, contextId: Any, runValues: Any) -> None:
+        self._position = 0
+        view = _context_view(contextId)
+        for i in range(len(runValues)):
+            if not self._after[i]:
+                continue
+            self._position = i
+            java = runValues[i]
+            py_values = SessionRunValues(
+                results=values.results_to_python(java.results(), self._fetches[i], arrays.view_to_numpy),
+                options=values.options_to_python(java.options()),
+                runMetadata=values.run_metadata_to_python(java.runMetadata()),
+            )
+            self._hooks[i].afterSessionRun(view, py_values)
+
+    @python_errors
+    def afterSessionRunPacked(self, packedValues: Any) -> None:
+        """Every hook's results none or one small array, packed by ``PackedRun.values`` (no options,
+        no metadata): read without calling back into Java; read-only, as view_to_numpy gives them."""
+        self._position = 0
+        contextId = _current[get_ident()]
+        view = _views.get(contextId)
+        if view is None:
+            view = _context_view(contextId)
+        results = self._layout.values(self._to_bytes(packedValues), len(self._hooks))
+        for i, hook in enumerate(self._hooks):
+            if not self._after[i]:
+                continue
+            self._position = i
+            hook.afterSessionRun(view, SessionRunValues(results=results[i], options=None, runMetadata=None))
+
+    def position(self) -> int:
+        return self._position
+
+    def forget(self) -> None:
+        self._last = [None] * len(self._hooks)
+
+
 class _ModelSink:
     """What the Java ``Consumer<ModelInstance>`` of a Python ModelDependentHook calls."""
 
@@ -267,12 +417,16 @@ def as_java_hook(hook: Hook) -> Any:
     jvm.ensure_running()
     backend = _backend()
     gc_link.freeze_startup_objects()
-    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", _HookProxy(hook, backend.to_bytes))
-    before, after = _overrides(hook, "beforeSessionRun"), _overrides(hook, "afterSessionRun")
+    target = _HookProxy(hook, backend.to_bytes)
+    proxy = backend.proxy("org.jhooks.bridge.PythonHookTarget", target)
+    before, after, key = target.callsBefore, target.callsAfter, backend.jlong(target.key)
+    factory = _group_factory()
     if isinstance(hook, ModelDependentHook):
         consumer = backend.proxy("java.util.function.Consumer", _ModelSink(hook))
-        return backend.jclass("org.jhooks.bridge.PythonModelDependentHook")(proxy, _name(hook), consumer, before, after)
-    return backend.jclass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after)
+        return backend.jclass("org.jhooks.bridge.PythonModelDependentHook")(
+            proxy, _name(hook), consumer, before, after, factory, key
+        )
+    return backend.jclass("org.jhooks.bridge.PythonHook")(proxy, _name(hook), before, after, factory, key)
 
 
 class _ListenerProxy:

@@ -87,12 +87,6 @@ public class UnusedCodeTest {
           "org.jhooks.tf.types.TInt16Mapper.<init>()",
           "tensorflow-java instantiates it by reflection (@TensorType(mapperClass = ...) of"
               + " TInt16)",
-          "org.jhooks.bridge.PythonHookGroup",
-          "TEMPORARY: the JVM half of a group of Python hooks; its Python half (the Maker) is next",
-          "org.jhooks.bridge.PythonHookGroup$Factory.<init>(Maker)",
-          "TEMPORARY: made by the Python half of PythonHookGroup (next)",
-          "org.jhooks.bridge.PythonHookGroup$Factory.maker()",
-          "TEMPORARY: a record component, read by the Python half of PythonHookGroup (next)",
           "org.jhooks.bridge.PythonHook.pythonName()",
           "PythonHook is rewritten with the per-run plan (issue 27), which drops or uses it",
           "org.jhooks.bridge.PythonException.pythonMessage()",

@@ -27,19 +27,12 @@ public final class PythonHook implements Hook, Described, AutoCloseable, HookBat
   private final long key;
 
   /**
+   * A Python hook, which may join consecutive Python hooks in a {@link PythonHookGroup}.
+   *
    * @param delegate the proxy of the Python hook
    * @param pythonName the hook's {@code module.Class}
    * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
    * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
-   */
-  public PythonHook(
-      PythonHookTarget delegate, String pythonName, boolean callsBefore, boolean callsAfter) {
-    this(delegate, pythonName, callsBefore, callsAfter, null, 0);
-  }
-
-  /**
-   * A Python hook that may join consecutive Python hooks in a {@link PythonHookGroup}.
-   *
    * @param batches the factory of the group its Python side makes, or {@code null} for none
    * @param key how that side finds the hook ({@link PythonHookGroup.Maker})
    */

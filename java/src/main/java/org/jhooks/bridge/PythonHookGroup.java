@@ -27,8 +27,18 @@ public final class PythonHookGroup implements HookBatch {
     PythonHookGroupTarget group(long[] keys);
   }
 
-  /** The batch factory of the Python hooks made with {@code maker}: equal for the same maker. */
-  public record Factory(Maker maker) implements HookBatch.Factory {
+  /**
+   * The batch factory of the Python hooks whose Python side is {@code maker}. Hooks are grouped
+   * when they offer the same factory object: the Python side hands one to every Python hook it
+   * makes.
+   */
+  public static final class Factory implements HookBatch.Factory {
+    private final Maker maker;
+
+    public Factory(Maker maker) {
+      this.maker = maker;
+    }
+
     @Override
     public HookBatch batch(List<Hook> hooks) {
       PythonHook[] members = new PythonHook[hooks.size()];

@@ -24,24 +24,16 @@ public final class PythonModelDependentHook extends ModelDependentHook
   private final Consumer<ModelInstance> onModel;
 
   /**
+   * A Python ModelDependentHook, which may join consecutive Python hooks in a {@link
+   * PythonHookGroup}.
+   *
    * @param delegate the proxy of the Python hook
    * @param pythonName the hook's {@code module.Class}
    * @param onModel receives the model instance before {@code beginSession()}
    * @param callsBefore whether the Python hook overrides {@code beforeSessionRun}
    * @param callsAfter whether the Python hook overrides {@code afterSessionRun}
-   */
-  public PythonModelDependentHook(
-      PythonHookTarget delegate,
-      String pythonName,
-      Consumer<ModelInstance> onModel,
-      boolean callsBefore,
-      boolean callsAfter) {
-    this(delegate, pythonName, onModel, callsBefore, callsAfter, null, 0);
-  }
-
-  /**
-   * A Python ModelDependentHook that may join consecutive Python hooks in a {@link
-   * PythonHookGroup}; {@code batches} and {@code key} as for {@link PythonHook}.
+   * @param batches as for {@link PythonHook}
+   * @param key as for {@link PythonHook}
    */
   public PythonModelDependentHook(
       PythonHookTarget delegate,
