@@ -322,3 +322,26 @@ def test_results_that_do_not_pack_cross_unpacked_in_one_call(java_log, monkeypat
     grouped_after = [c for c in counted.calls if c.startswith("_GroupProxy.after")]
     assert grouped_after and set(grouped_after) == {"_GroupProxy.afterSessionRun"}
     assert f"P1.afterSessionRun {[f32(2.0), f32(0.0)]!r}" in log
+
+
+def test_each_run_sees_its_own_sessions_view_when_two_sessions_take_turns(java_log):
+    class Steps(jhooks.Hook):
+        def __init__(self):
+            self.seen = []
+
+        def beforeSessionRun(self, runContext):
+            return jhooks.SessionRunArgs.of(runContext.session.globalStepTensorName())
+
+        def afterSessionRun(self, runContext, runValues):
+            session = runContext.session
+            self.seen.append((int(runValues.results), session.globalStep(), id(session)))
+
+    for make in (as_java_hook, ungrouped):
+        hooks = [Steps(), Steps()]
+        call_java(jpype.JClass("org.jhooks.bridgetest.TwoSessions").alternate, java_list([make(h) for h in hooks]), 3)
+        for h in hooks:
+            # A's steps 1, 2, then B's 1; A's 3, 4, B's 2; ... each read through its own session's view
+            assert [step for _, step, _ in h.seen] == [1, 2, 1, 3, 4, 2, 5, 6, 3]
+            assert all(fetched == step for fetched, step, _ in h.seen)
+            views = [view for _, _, view in h.seen]
+            assert views[0] == views[1] != views[2]  # the view is reused only for the same session

@@ -68,15 +68,13 @@ class PackedLayout:
             repeated=result >> self.repeated_shift,
         )
 
-    def result(self, index: int, has_args: bool, repeated: int) -> int:
-        """A ``PackedRun`` long: hook ``index`` (or the group's size), whether it has new args, and
-        the ``repeated`` mask (hooks below :attr:`max_repeated`); no stop flags."""
-        return (self.has_args if has_args else 0) | index << self.index_shift | repeated << self.repeated_shift
-
     def values(self, packed: bytes, count: int) -> list[np.ndarray | None]:
         """The ``count`` results of ``PackedRun.values``' layout in ``packed``, each a read-only
-        array (:func:`jhooks.bridge.convert.arrays.from_packed`), None for a hook without results."""
+        array as :func:`jhooks.bridge.convert.arrays.from_packed` reads it, None for a hook without
+        results; hooks whose results are the same bytes (one tensor several hooks fetched) share
+        one array, as TensorFlow's own driver hands one fetched array to each of them."""
         out: list[np.ndarray | None] = []
+        seen: dict[bytes, np.ndarray] = {}
         at = 0
         for _ in range(count):
             (length,) = _LENGTH.unpack_from(packed, at)
@@ -84,6 +82,29 @@ class PackedLayout:
             if length == self.no_results:
                 out.append(None)
                 continue
-            out.append(arrays.from_packed(packed[at : at + length]))
+            chunk = packed[at : at + length]
             at += length
+            array = seen.get(chunk)
+            if array is None:
+                array = seen[chunk] = read_array(chunk)
+            out.append(array)
         return out
+
+
+# dtype and shape by packed header (NumpyArrays.packed's first bytes): most runs repeat a few
+_HEADERS_MAX = 256
+_headers: dict[bytes, tuple[np.dtype, tuple[int, ...]]] = {}
+
+
+def read_array(chunk: bytes) -> np.ndarray:
+    """The read-only array of one packed result (``arrays.from_packed``), its header parsed once."""
+    size = chunk[0]
+    header = chunk[:size]
+    known = _headers.get(header)
+    if known is None:
+        array = arrays.from_packed(chunk)
+        if len(_headers) >= _HEADERS_MAX:
+            _headers.clear()
+        _headers[header] = (array.dtype, array.shape)
+        return array
+    return np.ndarray(known[1], known[0], buffer=chunk, offset=size)

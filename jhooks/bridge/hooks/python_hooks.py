@@ -38,7 +38,7 @@ from jhooks.api.validation import validate_hook
 from jhooks.bridge.backend.choice import current as _backend
 from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.hooks.java_backed import JavaBacked
-from jhooks.bridge.hooks.packed_run import PackedLayout
+from jhooks.bridge.hooks.packed_run import PackedLayout, read_array
 from jhooks.bridge.hooks.sessions import JavaCoordinator, python_session
 from jhooks.bridge.process import gc_link, jvm
 from jhooks.bridge.process.calls import from_java, python_errors
@@ -51,15 +51,28 @@ def _name(obj: Any) -> str:
 class JavaRunContext(SessionRunContext):
     """A Python run context over a Java ``org.jhooks.SessionRunContext``; the stop flag is Java's.
 
-    ``originalArgs`` and ``session`` are translated on first use (most hooks never read them), then
-    kept: every Python hook of the run shares this view.
+    Made from the context's ``org.jhooks.bridge.RunContextIds`` id; the Java context itself,
+    ``originalArgs`` and ``session`` are looked up and translated on first use (most hooks never
+    read them), then kept: every Python hook of the run shares this view. The session is the view
+    of the last run's when the id says it is the same Java session (no Java call).
     """
 
-    def __init__(self, java: Any) -> None:  # super().__init__ is replaced by the lazy fields
-        self.java = java
-        self.hookFetches: dict = {}  # id(python hook) -> the fetches it returned for this run
+    def __init__(self, contextId: int) -> None:  # super().__init__ is replaced by the lazy fields
+        self.contextId = contextId
+        self.hookFetches: dict = {}  # key of a python hook -> the fetches it returned for this run
+        self._java: Any = None
         self._originalArgs: Any = _UNSET
         self._session: Any = _UNSET
+
+    @property
+    def java(self) -> Any:
+        """The Java ``SessionRunContext``; RuntimeError when it was collected."""
+        java = self._java
+        if java is None:
+            java = self._java = _ids().context(self.contextId)
+            if java is None:
+                raise RuntimeError(f"the Java run context #{self.contextId} is gone (collected)")
+        return java
 
     @property
     def originalArgs(self) -> Any:
@@ -75,12 +88,13 @@ class JavaRunContext(SessionRunContext):
     def session(self) -> Any:
         if self._session is _UNSET:
             global _last_session
-            java = self.java.session()
+            number = self.contextId >> _session_shift()  # 0: no session
             last = _last_session
-            if last is not None and java is not None and last.java.equals(java):
-                self._session = last  # the same Java session as the last run's: its view (cached name)
+            if number and last[0] == number:
+                self._session = last[1]  # the same Java session as the last run's: its view (cached name)
             else:
-                self._session = _last_session = python_session(java)
+                self._session = python_session(self.java.session())
+                _last_session = (number, self._session)
         return self._session
 
     @session.setter
@@ -96,7 +110,9 @@ class JavaRunContext(SessionRunContext):
 
 
 _UNSET = object()
-_last_session: Any = None  # the Python view of the Java session of the last run context asked for one
+_NO_VALUES = SessionRunValues(results=None, options=None, runMetadata=None)  # immutable: shared
+# the session number (RunContextIds) and Python view of the session of the last run context asked for one
+_last_session: tuple[int, Any] = (0, None)
 
 # Python views of the Java run contexts in flight, by org.jhooks.bridge.RunContextIds id, so
 # before/after of one run (and all Python hooks of it) share one view.
@@ -104,6 +120,24 @@ _VIEWS_MAX = 64
 _views: OrderedDict[int, JavaRunContext] = OrderedDict()
 _views_lock = threading.Lock()
 _context_ids: Any = None
+
+
+def _ids() -> Any:
+    """The Java class ``org.jhooks.bridge.RunContextIds``."""
+    global _context_ids
+    if _context_ids is None:
+        _context_ids = _backend().jclass("org.jhooks.bridge.RunContextIds")
+    return _context_ids
+
+
+_shift: list[int] = []
+
+
+def _session_shift() -> int:
+    """Where the session number starts in a context id (``RunContextIds.SESSION_SHIFT``)."""
+    if not _shift:
+        _shift.append(int(_ids().SESSION_SHIFT))
+    return _shift[0]
 
 
 _current: dict[int, int] = {}  # thread id -> the context id that last crossed on that thread
@@ -114,16 +148,10 @@ def _context_view(context_id: int) -> JavaRunContext:
     view = _views.get(context_id)
     if view is not None:
         return view
-    global _context_ids
-    if _context_ids is None:
-        _context_ids = _backend().jclass("org.jhooks.bridge.RunContextIds")
-    java = _context_ids.context(context_id)
-    if java is None:
-        raise RuntimeError(f"the Java run context #{context_id} is gone (collected)")
     with _views_lock:
         view = _views.get(context_id)
         if view is None:
-            view = _views[context_id] = JavaRunContext(java)
+            view = _views[context_id] = JavaRunContext(int(context_id))
             while len(_views) > _VIEWS_MAX:
                 _views.popitem(last=False)
     return view
@@ -155,13 +183,6 @@ def _checked(hook: Hook, args: Any) -> SessionRunArgs | None:
         f"{_name(hook)}.beforeSessionRun returned {type(args).__name__} {args!r}; "
         "expected jhooks.SessionRunArgs or None"
     )
-
-
-def _one_name(args: SessionRunArgs) -> str | None:
-    """The one fetch name of fetch-only args (no feeds, no options), else None: what a group
-    remembers per hook (``PythonHookGroupTarget.beforeSessionRun``'s repeated)."""
-    fetches = args.fetches
-    return fetches if isinstance(fetches, str) and not args.feeds and args.options is None else None
 
 
 def _overrides(hook: Any, callback: str) -> bool:
@@ -220,7 +241,7 @@ class _HookProxy:
         """One small array of results, packed by org.jhooks.bridge.NumpyArrays.packed (no options, no
         metadata): read without calling back into Java; read-only, as view_to_numpy gives it."""
         view = _context_view(_current[get_ident()])
-        results = arrays.from_packed(self._to_bytes(packedResults))
+        results = read_array(self._to_bytes(packedResults))
         self.hook.afterSessionRun(view, SessionRunValues(results=results, options=None, runMetadata=None))
 
     @python_errors
@@ -314,6 +335,8 @@ class _GroupProxy:
         self._fetches: list[Any] = [None] * len(members)  # per hook: the fetches of its args this run
         self._last: list[str | None] = [None] * len(members)  # per hook: its last one-name args' fetch
         self._repeatable = min(len(members), layout.max_repeated)
+        self._has_args, self._index_shift = layout.has_args, layout.index_shift  # PackedRun's layout
+        self._repeated_shift = layout.repeated_shift
 
     @python_errors
     def beforeSessionRun(self, contextId: Any, start: Any) -> int:
@@ -326,28 +349,30 @@ class _GroupProxy:
         return self._before_run(_context_view(contextId) if view is None else view, int(start))
 
     def _before_run(self, view: JavaRunContext, start: int) -> int:
-        hooks, fetches, last = self._hooks, self._fetches, self._last
+        hooks, calls, fetches, last = self._hooks, self._before, self._fetches, self._last
         self._position = start
         repeated = 0
         for i in range(start, len(hooks)):
-            if not self._before[i]:
+            if not calls[i]:
                 continue
             self._position = i
             hook = hooks[i]
-            args = _checked(hook, hook.beforeSessionRun(view))
+            args = hook.beforeSessionRun(view)
             if args is None:
                 fetches[i] = None
                 continue
-            fetches[i] = args.fetches
-            one = _one_name(args)
+            if not isinstance(args, SessionRunArgs):
+                _checked(hook, args)  # raises
+            fetched = fetches[i] = args.fetches
             if i < self._repeatable:
+                one = fetched if type(fetched) is str and not args.feeds and args.options is None else None
                 if one is not None and one == last[i]:
                     repeated |= 1 << i
                     continue
                 last[i] = one
             self._args = _args_to_java(args)
-            return self._layout.result(i, True, repeated)
-        return self._layout.result(len(hooks), False, repeated)
+            return self._has_args | i << self._index_shift | repeated << self._repeated_shift
+        return len(hooks) << self._index_shift | repeated << self._repeated_shift
 
     @python_errors
     def takeArgs(self) -> Any:
@@ -380,11 +405,16 @@ class _GroupProxy:
         if view is None:
             view = _context_view(contextId)
         results = self._layout.values(self._to_bytes(packedValues), len(self._hooks))
+        last: Any = None
+        last_values = _NO_VALUES
         for i, hook in enumerate(self._hooks):
             if not self._after[i]:
                 continue
             self._position = i
-            hook.afterSessionRun(view, SessionRunValues(results=results[i], options=None, runMetadata=None))
+            result = results[i]
+            if result is not last:  # hooks given one array share its (immutable) values
+                last, last_values = result, SessionRunValues(results=result, options=None, runMetadata=None)
+            hook.afterSessionRun(view, last_values)
 
     def position(self) -> int:
         return self._position

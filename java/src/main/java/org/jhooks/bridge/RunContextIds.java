@@ -13,14 +13,25 @@ import org.tensorflow.ndarray.NdArray;
  * A process-wide number for each {@link SessionRunContext} a Python hook is called with, so the
  * Python side keys its views by a {@code long} (no Java call per callback). Weak: an id does not
  * keep its context alive; {@link #context} returns null once it is collected.
+ *
+ * <p>An id also tells which session the context has: bits {@link #SESSION_SHIFT} and up hold a
+ * number that is the same as the previous new context's when the session is the same object, and
+ * {@code 0} for a context without a session; so Python reuses its view of the last run's session
+ * without asking Java for it.
  */
 public final class RunContextIds {
+  /** The bits of an id below this count contexts; the bits above number sessions. */
+  public static final int SESSION_SHIFT = 40;
+
   private static final Map<SessionRunContext, Long> IDS = new WeakHashMap<>();
   private static final Map<Long, WeakReference<SessionRunContext>> CONTEXTS = new HashMap<>();
   private static final ThreadLocal<long[]> SENT = ThreadLocal.withInitial(() -> new long[1]);
   private static long next = 1;
   private static SessionRunContext last;
   private static long lastId;
+  private static WeakReference<Object> lastSession = new WeakReference<>(null);
+  private static long sessions;
+  private static long lastSessionNumber;
 
   private RunContextIds() {}
 
@@ -33,7 +44,7 @@ public final class RunContextIds {
     }
     Long id = IDS.get(context);
     if (id == null) {
-      id = next++;
+      id = next++ | sessionNumber(context.session()) << SESSION_SHIFT;
       IDS.put(context, id);
       CONTEXTS.put(id, new WeakReference<>(context));
       if (CONTEXTS.size() > 2 * IDS.size() + 64) {
@@ -43,6 +54,22 @@ public final class RunContextIds {
     last = context;
     lastId = id;
     return id;
+  }
+
+  // The number of a session: the last new context's when it is the same object, else the next one
+  // (ids stay positive: 23 bits, then from 1 again).
+  private static long sessionNumber(Object session) {
+    if (session == null) {
+      return 0;
+    }
+    if (session != lastSession.get()) {
+      lastSession = new WeakReference<>(session);
+      lastSessionNumber = ++sessions & (1L << (Long.SIZE - 1 - SESSION_SHIFT)) - 1;
+      if (lastSessionNumber == 0) {
+        lastSessionNumber = sessions = 1;
+      }
+    }
+    return lastSessionNumber;
   }
 
   /**
