@@ -56,6 +56,7 @@ class JPypeBackend(Backend):
 
     def __init__(self) -> None:
         self._classes: dict[str, Any] = {}
+        self._array_types: dict[str, Any] = {}  # JArray types by element name
 
     def jvm_started(self) -> bool:
         return bool(jpype.isJVMStarted())
@@ -130,10 +131,12 @@ class JPypeBackend(Backend):
         return self.jclass(_BOXES[kind])(_PRIMITIVES[kind](value))
 
     def array(self, element: str, values: Iterable[Any]) -> Any:
-        primitive = _PRIMITIVES.get(element)
-        if primitive is None:
-            return jpype.JArray(self.jclass(element))(list(values))
-        return jpype.JArray(primitive)(bytes(values) if element == "byte" else list(values))
+        array_type = self._array_types.get(element)
+        if array_type is None:  # made once per element type: JArray(...) makes a new type object each call
+            primitive = _PRIMITIVES.get(element)
+            array_type = jpype.JArray(self.jclass(element) if primitive is None else primitive)
+            self._array_types[element] = array_type
+        return array_type(bytes(values) if element == "byte" else list(values))
 
     def byte_arrays(self, items: list[bytes]) -> Any:
         out = jpype.JArray(jpype.JArray(jpype.JByte))(len(items))
