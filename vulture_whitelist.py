@@ -36,6 +36,7 @@ _.on_train_end  # model.fit, once training ends without an error
 # Java calls these by name, on JPype proxies of Python objects (the Java interface method's name).
 _.beforeSessionRunSameContext  # org.jhooks.bridge.PythonHookTarget: a hook's run on the same context
 _.afterSessionRunSameContext  # the same
+_.beforeSessionRunNext  # PythonHookTarget, PythonHookGroupTarget: a new run's context, the id after the last one
 _.afterSessionRunPacked  # PythonHookTarget: afterSessionRun with one small packed result
 _.accept  # java.util.function.Consumer<ModelInstance> of a Python ModelDependentHook
 _.commandLineHooks  # org.jhooks.python.PythonHooks.Loader, implemented by the launcher's loader

@@ -68,10 +68,14 @@ class Counted:
 
     def __init__(self, monkeypatch):
         self.calls = []
+        self.results = []  # what each call returned to Java
         for cls, names in (
-            (python_hooks._GroupProxy, ("beforeSessionRun", "beforeSessionRunSameContext", "takeArgs")),
+            (
+                python_hooks._GroupProxy,
+                ("beforeSessionRun", "beforeSessionRunSameContext", "beforeSessionRunNext", "takeArgs"),
+            ),
             (python_hooks._GroupProxy, ("afterSessionRun", "afterSessionRunPacked")),
-            (python_hooks._HookProxy, ("beforeSessionRun", "beforeSessionRunSameContext")),
+            (python_hooks._HookProxy, ("beforeSessionRun", "beforeSessionRunSameContext", "beforeSessionRunNext")),
             (python_hooks._HookProxy, ("afterSessionRun", "afterSessionRunSameContext", "afterSessionRunPacked")),
         ):
             for name in names:
@@ -80,7 +84,9 @@ class Counted:
     def _counting(self, name, method):
         def counted(*args):
             self.calls.append(name)
-            return method(*args)
+            result = method(*args)
+            self.results.append(result)
+            return result
 
         return counted
 
@@ -225,6 +231,11 @@ def test_a_group_crosses_into_python_once_per_per_run_callback(java_log, monkeyp
     before = [c for c in counted.calls if "before" in c or "take" in c]
     after = [c for c in counted.calls if "after" in c]
     assert len(before) == 8 + 1 + 1, before
+    # a new run's context is found without its id crossing: the id that crossed last, plus one
+    assert before[-2:] == ["_GroupProxy.beforeSessionRunNext"] * 2, before
+    # run 2 returns its result (no new args, all four repeated); run 3 the same: None, nothing to convert
+    nexts = [r for c, r in zip(counted.calls, counted.results) if c.endswith("Next")]
+    assert nexts[0] is not None and nexts[1] is None, nexts
     assert after == ["_GroupProxy.afterSessionRunPacked"] * 3, after
     assert all(c.startswith("_GroupProxy") for c in counted.calls)
     # each run's own value, read-only, as a single hook gets it
@@ -237,6 +248,8 @@ def test_ungrouped_python_hooks_cross_once_per_hook_and_callback(java_log, monke
     call_java(JvmDriver().run, java_list(hooks), 3, None)
     assert not any(c.startswith("_GroupProxy") for c in counted.calls)
     assert len(counted.calls) == 3 * 4 * 2
+    # runs 2 and 3: the first hook finds the new run's context as the id after the last one
+    assert counted.calls[8::8] == ["_HookProxy.beforeSessionRunNext"] * 2, counted.calls
 
 
 def test_a_hook_changing_its_one_name_is_asked_again_and_gets_the_new_value(java_log):

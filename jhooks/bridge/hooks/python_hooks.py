@@ -221,16 +221,34 @@ class _HookProxy:
         return self._before(_context_view(contextId))
 
     def _before(self, view: JavaRunContext) -> Any:
-        args = _checked(self.hook, self.hook.beforeSessionRun(view))
-        view.hookFetches[self.key] = None if args is None else args.fetches
-        return None if args is None else _args_to_java(args)
+        args = self.hook.beforeSessionRun(view)
+        if args is None:
+            view.hookFetches[self.key] = None
+            return None
+        if not isinstance(args, SessionRunArgs):
+            _checked(self.hook, args)  # raises
+        view.hookFetches[self.key] = args.fetches
+        return _args_to_java(args)
+
+    @python_errors
+    def beforeSessionRunNext(self) -> Any:
+        # the context whose id follows the one that last crossed on this thread: a new run's
+        return self._before(_context_view(_current[get_ident()] + 1))
 
     @python_errors
     def beforeSessionRunSameContext(self) -> Any:
         # this thread's context crossed before (its id in _current): its view is usually cached
-        contextId = _current[get_ident()]
-        view = _views.get(contextId)
-        return self._before(_context_view(contextId) if view is None else view)
+        view = _views.get(_current[get_ident()])
+        if view is None:
+            view = _context_view(_current[get_ident()])
+        args = self.hook.beforeSessionRun(view)  # _before, inlined: every hook of a run but the first
+        if args is None:
+            view.hookFetches[self.key] = None
+            return None
+        if not isinstance(args, SessionRunArgs):
+            _checked(self.hook, args)  # raises
+        view.hookFetches[self.key] = args.fetches
+        return _args_to_java(args)
 
     @python_errors
     def afterSessionRunSameContext(self, runValues: Any) -> None:
@@ -337,10 +355,21 @@ class _GroupProxy:
         self._repeatable = min(len(members), layout.max_repeated)
         self._has_args, self._index_shift = layout.has_args, layout.index_shift  # PackedRun's layout
         self._repeated_shift = layout.repeated_shift
+        self._next: int | None = None  # what beforeSessionRunNext last returned (or implied)
 
     @python_errors
     def beforeSessionRun(self, contextId: Any, start: Any) -> int:
         return self._before_run(_context_view(contextId), int(start))
+
+    @python_errors
+    def beforeSessionRunNext(self) -> int | None:
+        # hook 0 on, in the context whose id follows the one that last crossed on this thread (a new
+        # run's); None: the result this method returned last (every run of hooks repeating their args)
+        result = self._before_run(_context_view(_current[get_ident()] + 1), 0)
+        if result == self._next:
+            return None
+        self._next = result
+        return result
 
     @python_errors
     def beforeSessionRunSameContext(self, start: Any) -> int:
@@ -421,6 +450,7 @@ class _GroupProxy:
 
     def forget(self) -> None:
         self._last = [None] * len(self._hooks)
+        self._next = None
 
 
 class _ModelSink:

@@ -52,6 +52,7 @@ public final class PythonHookGroup implements HookBatch {
   }
 
   private final PythonHookGroupTarget target;
+  private long lastNext = -1; // what beforeSessionRunNext last returned (-1: nothing yet)
   private final int size;
   private final boolean anyBefore;
   private final boolean anyAfter;
@@ -76,12 +77,18 @@ public final class PythonHookGroup implements HookBatch {
     }
     long id = RunContextIds.idOf(context);
     long[] sent = RunContextIds.sent();
+    long last = sent[0];
     long result;
-    if (sent[0] == id) {
+    if (last == id) {
       result = target.beforeSessionRunSameContext(start);
     } else {
       sent[0] = 0;
-      result = target.beforeSessionRun(id, start);
+      if (start == 0 && RunContextIds.follows(id, last)) {
+        Long got = target.beforeSessionRunNext();
+        result = got == null ? lastNext : (lastNext = got);
+      } else {
+        result = target.beforeSessionRun(id, start);
+      }
       sent[0] = id;
     }
     SessionRunArgs args = (result & PackedRun.HAS_ARGS) != 0 ? target.takeArgs() : null;
@@ -113,5 +120,6 @@ public final class PythonHookGroup implements HookBatch {
   @Override
   public void forget() {
     target.forget();
+    lastNext = -1;
   }
 }

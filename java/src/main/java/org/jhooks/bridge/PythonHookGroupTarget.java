@@ -24,6 +24,15 @@ public interface PythonHookGroupTarget {
   /** {@link #beforeSessionRun(long, int)} in the context whose id last crossed on this thread. */
   long beforeSessionRunSameContext(int from);
 
+  /**
+   * {@link #beforeSessionRun(long, int)} from hook 0 in the context whose id is the one that last
+   * crossed on this thread plus one (a new run's, the usual case): no argument to convert, and
+   * {@code null} when the result is the one the last call of this method returned (or implied).
+   *
+   * @return {@code null}, or the {@link PackedRun} result as a {@code Long}
+   */
+  Long beforeSessionRunNext();
+
   /** The new args of the hook the last {@code beforeSessionRun} stopped at, as Java args. */
   SessionRunArgs takeArgs();
 

@@ -27,6 +27,12 @@ public interface PythonHookTarget {
   /** {@link #beforeSessionRun(long)} for the context whose id last crossed on this thread. */
   SessionRunArgs beforeSessionRunSameContext();
 
+  /**
+   * {@link #beforeSessionRun(long)} for the context whose id is the one that last crossed on this
+   * thread plus one: a new run's context, the usual case (no argument to convert).
+   */
+  SessionRunArgs beforeSessionRunNext();
+
   /** The hook's {@code afterSessionRun} for the context {@link RunContextIds#context(long) id}. */
   void afterSessionRun(long contextId, SessionRunValues runValues);
 

@@ -88,19 +88,30 @@ public final class RunContextIds {
 
   /**
    * Calls {@code target.beforeSessionRun} for {@code context}: with its id, or without when its id
-   * is the last one that crossed on this thread. An id counts as crossed only when the call
-   * returned normally (the Python side records it on entry).
+   * is the last one that crossed on this thread, or that one plus one. An id counts as crossed only
+   * when the call returned normally (the Python side records it on entry). Each argument a proxy
+   * call converts costs more than the call itself (docs/bridge.md, "Crossing costs").
    */
   public static SessionRunArgs before(PythonHookTarget target, SessionRunContext context) {
     long id = idOf(context);
     long[] sent = SENT.get();
-    if (sent[0] == id) {
+    long last = sent[0];
+    if (last == id) {
       return target.beforeSessionRunSameContext();
     }
     sent[0] = 0;
-    SessionRunArgs args = target.beforeSessionRun(id);
+    SessionRunArgs args =
+        follows(id, last) ? target.beforeSessionRunNext() : target.beforeSessionRun(id);
     sent[0] = id;
     return args;
+  }
+
+  /**
+   * Whether {@code id} is the id that crossed last on this thread ({@code last}, 0 for none) plus
+   * one, so Python finds it without being passed it: a new run's context usually is.
+   */
+  static boolean follows(long id, long last) {
+    return last != 0 && id == last + 1;
   }
 
   /** {@link #before}'s twin for {@code afterSessionRun}. */
