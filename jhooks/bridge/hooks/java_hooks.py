@@ -515,7 +515,12 @@ class JavaHookGroup:
             try:
                 result = self._layout.read(
                     call_java(
-                        self.java.afterSessionRunPacked, packed[0], value_of, options, to, self._coordinator_stop()
+                        self.java.afterSessionRunPacked,
+                        packed[0] or None,
+                        value_of,
+                        options,
+                        to,
+                        self._coordinator_stop(),
                     )
                 )
             except BaseException as e:
