@@ -66,10 +66,15 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> int:
     """Usage errors (LauncherError, JvmError: e.g. a Python TensorFlow the JVM cannot share) are
-    raised for jhooks.cli.main to print as one line."""
+    raised for jhooks.cli.main to print as one line. Those of the command line itself (a
+    ``--classpath`` entry or main class not there, a ``--hook`` spec that cannot be built) are found
+    before TensorFlow is imported and the JVM started, so nothing of theirs is printed before it."""
     from jhooks.bridge.launcher.app import launch
-    from jhooks.bridge.launcher.specs import LauncherError
+    from jhooks.bridge.launcher.specs import LauncherError, check
+    from jhooks.bridge.process.classpath import classpath
+    from jhooks.bridge.process.jvm import class_not_found
     from jhooks.cli import extensions
+    from jhooks.cli.class_files import class_file_present
 
     parsed = _split(args)
     args.verbose = parsed.verbose  # given after MAIN_CLASS: main reads it from the outer namespace
@@ -82,4 +87,9 @@ def run(args: argparse.Namespace) -> int:
             )
     # the jars of the other installed jhooks distributions (the example apps of jhooks-demo, ...)
     extra += [j for j in extensions.classpath() if j not in extra]
+    searched = classpath() + extra
+    if class_file_present(parsed.main_class, searched) is False:
+        raise LauncherError(f"main class: {class_not_found(parsed.main_class, searched)}")
+    for spec in parsed.hook:
+        check(spec)
     return launch(parsed.main_class, parsed.app_args, parsed.hook, extra)

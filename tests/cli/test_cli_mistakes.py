@@ -72,10 +72,11 @@ def jhooks_java(*args, cwd, pythonpath="", command="java", no_jdk=False):
 
 
 def one_line(done, command="java"):
+    """The mistake's one line, which is all of stderr: each is found before TensorFlow is imported
+    (its C++ start-up lines) and the JVM started."""
     assert done.returncode == 2, done.stderr[-3000:]
-    assert "Traceback" not in done.stderr, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.startswith(f"python -m jhooks {command}: ")]
-    assert len(lines) == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"python -m jhooks {command}: "), done.stderr
     return lines[0]
 
 
@@ -118,6 +119,14 @@ def test_a_main_class_not_on_the_classpath_names_the_app_entries_not_every_jar(t
         f"({len(classpath())} jhooks jars, listed by python -m jhooks info; 1 other entry: {tmp_path}); check the "
         "name (package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
         "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
+    )
+
+
+def test_a_hook_class_the_module_does_not_have(hooks_dir):
+    line = one_line(jhooks_java(MAIN, "--hook", "wrong_signature:LossLoger", cwd=hooks_dir, pythonpath=str(hooks_dir)))
+    assert line == (
+        "python -m jhooks java: hook spec 'wrong_signature:LossLoger': wrong_signature has no 'LossLoger'; did you "
+        "mean 'wrong_signature:LossLogger'?"
     )
 
 

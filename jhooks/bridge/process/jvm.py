@@ -328,12 +328,17 @@ def find_class(name: str) -> Any:
     try:
         return current().jclass(name)
     except TypeError:
-        searched = searched_classpath()
-        raise JavaClassNotFoundError(
-            f"Java class {name} not found on the classpath searched ({_described(searched)}); check the name "
-            "(package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
-            "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
-        ) from None
+        raise class_not_found(name, searched_classpath()) from None
+
+
+def class_not_found(name: str, searched: Sequence[str]) -> JavaClassNotFoundError:
+    """The error for a Java class ``name`` that is on none of the ``searched`` classpath entries;
+    also raised by ``python -m jhooks java`` before it starts the JVM."""
+    return JavaClassNotFoundError(
+        f"Java class {name} not found on the classpath searched ({_described(searched)}); check the name "
+        "(package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
+        "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
+    )
 
 
 def _described(searched: Sequence[str], shown: int = 3) -> str:
