@@ -67,13 +67,13 @@ def test_the_example_names_no_path_of_the_checkout():
         assert "../" not in text, name
 
 
-def _check_trained(output, checkpoint_dir, python_hooks=False):
+def _check_trained(output, checkpoint_dir, python_hooks=False, last_step=STEPS):
     line = [x for x in output.splitlines() if "trained: " in x][-1]  # Maven may prefix a colour reset
     fields = dict(re.findall(r"(\w+)=(\[[^]]*\]|\S+)", line))
-    assert int(fields["global_step"]) == STEPS, line
+    assert int(fields["global_step"]) == last_step, line
     assert float(fields["loss"]) < 1e-3 and abs(float(fields["w"]) - 3) < 0.05 and abs(float(fields["b"]) + 1) < 0.05
     assert "model.ckpt-50.index" in fields["checkpoints"], line
-    assert (checkpoint_dir / f"model.ckpt-{STEPS}.index").exists()  # the final save when the session closed
+    assert (checkpoint_dir / f"model.ckpt-{last_step}.index").exists()  # the final save when the session closed
     python = dict(re.findall(r"python: runs=(\d+) last_loss=(\S+)", output))
     if not python_hooks:
         assert python == {}
@@ -108,6 +108,15 @@ def _maven_run(app, ckpt, *extra):
 @needs_gradle
 def test_a_copy_builds_and_trains_with_gradle_run(app, published, tmp_path):
     _check_trained(_gradle_run(app, tmp_path / "ckpt"), tmp_path / "ckpt")
+
+
+@needs_gradle
+def test_a_second_run_trains_on_from_the_first_runs_checkpoint(app, published, tmp_path):
+    """What a user who runs ``gradle -q run`` twice sees: the second run restores the first's last
+    checkpoint and trains ``steps`` more (it trained none, and printed loss=NaN)."""
+    _gradle_run(app, tmp_path / "ckpt")
+    out = _gradle_run(app, tmp_path / "ckpt")
+    _check_trained(out, tmp_path / "ckpt", last_step=2 * STEPS)
 
 
 @needs_gradle
