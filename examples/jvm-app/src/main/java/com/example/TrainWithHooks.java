@@ -38,8 +38,8 @@ import org.tensorflow.types.TFloat32;
  * {@code java} (or Gradle {@code run}) that needs jep's jar of the Python environment on the
  * classpath and the options {@code python -m jhooks jvm-options} prints (see build.gradle and
  * docs/bridge.md, "Backends"). It resumes from the newest checkpoint in the directory and trains
- * {@code steps} steps on from there (a second run in the same directory ends at twice as many), then
- * prints one line: {@code trained: global_step=<n> loss=<float> w=<float> b=<float>
+ * {@code steps} steps on from there (a second run in the same directory ends at twice as many),
+ * then prints one line: {@code trained: global_step=<n> loss=<float> w=<float> b=<float>
  * checkpoints=<the .index files>}.
  */
 public final class TrainWithHooks {
