@@ -32,6 +32,19 @@ def hooks_dir(tmp_path):
         )
     )
     (tmp_path / "broken_import.py").write_text("import a_dependency_that_is_not_installed\n")
+    (tmp_path / "tf_hooks.py").write_text(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+
+            import jhooks
+
+            class VersionAtEnd(jhooks.Hook):
+                def end(self, session):
+                    print("hook end: tensorflow", tf.__version__, flush=True)
+            """
+        )
+    )
     (tmp_path / "wrong_signature.py").write_text(
         textwrap.dedent(
             """
@@ -169,3 +182,14 @@ def test_verbose_adds_the_traceback(tmp_path):
     assert done.returncode == 2
     assert "Traceback (most recent call last)" in done.stderr
     assert done.stderr.rstrip().splitlines()[-1].startswith("python -m jhooks java: --classpath entry 'app.jar'")
+
+
+def test_a_hook_module_that_imports_tensorflow_before_the_jvm_starts_still_runs(hooks_dir):
+    """The --hook modules are imported by the command line's checks, before the JVM starts and
+    shares Python TensorFlow's runtime: a module importing TensorFlow first is fine."""
+    done = jhooks_java(
+        MAIN, "--hook", "tf_hooks:VersionAtEnd", "--", str(hooks_dir / "ckpt"), "3", cwd=hooks_dir,
+        pythonpath=str(hooks_dir),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "hook end: tensorflow 2.18.0" in done.stdout and '"global_step":3' in done.stdout, done.stdout
