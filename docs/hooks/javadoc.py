@@ -43,7 +43,8 @@ def _build() -> None:
         [gradle, "-q", "--console=plain", "javadoc"], cwd=ROOT, capture_output=True, text=True, timeout=1800
     )
     if done.returncode != 0:
-        raise PluginError(f"gradle javadoc failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        output = done.stdout[-3000:] + done.stderr[-3000:]
+        raise PluginError(f"gradle javadoc failed (exit {done.returncode}):\n{output}")
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

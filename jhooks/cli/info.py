@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import sys
 from typing import Any
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"jep: {_version('jep')}" + (f" (jar for a JVM started by java: {jar})" if jar else ""))
     try:
         java = jvm.java_runtime()
-        print(f"java: {java.version} ({java.home})")
+        print(f"java: {java.version} ({java.home}{_java_home_ignored(java.home)})")
     except JvmError as e:
         print(f"java: none: {e}")
         print("jvm: none: Java hooks, JVM sessions and the launcher need a JDK")
@@ -61,6 +62,15 @@ def run(args: argparse.Namespace) -> int:
     for jar in jars + [j for j in extensions.classpath() if j not in jars]:
         print(f"classpath: {jar}")
     return 0
+
+
+def _java_home_ignored(home: str) -> str:
+    """A note when ``JAVA_HOME`` is set but is not the JDK used: JPype passes over a ``JAVA_HOME``
+    without a JVM (``mvn`` and ``gradle`` refuse one), so a mistyped one is said here."""
+    java_home = os.environ.get("JAVA_HOME")
+    if not java_home or os.path.realpath(java_home) == os.path.realpath(home):
+        return ""
+    return f"; JAVA_HOME={java_home} is not a JDK JPype can use, so it was passed over"
 
 
 def _mode(runtime: Any, problem: Any) -> str:

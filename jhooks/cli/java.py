@@ -66,10 +66,16 @@ def _split(args: argparse.Namespace) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> int:
     """Usage errors (LauncherError, JvmError: e.g. a Python TensorFlow the JVM cannot share) are
-    raised for jhooks.cli.main to print as one line."""
+    raised for jhooks.cli.main to print as one line. They are found before TensorFlow is imported
+    and the JVM started, so nothing of theirs is printed before it, in the order: a ``--classpath``
+    entry not there, what the set-up lacks (a JDK, a TensorFlow runtime the JVM can load), a
+    ``--hook`` spec that cannot be built, a main class on no classpath entry."""
     from jhooks.bridge.launcher.app import launch
-    from jhooks.bridge.launcher.specs import LauncherError
+    from jhooks.bridge.launcher.specs import LauncherError, check
+    from jhooks.bridge.process.classpath import classpath
+    from jhooks.bridge.process.jvm import check_start, class_not_found
     from jhooks.cli import extensions
+    from jhooks.cli.class_files import class_file_present
 
     parsed = _split(args)
     args.verbose = parsed.verbose  # given after MAIN_CLASS: main reads it from the outer namespace
@@ -82,4 +88,10 @@ def run(args: argparse.Namespace) -> int:
             )
     # the jars of the other installed jhooks distributions (the example apps of jhooks-demo, ...)
     extra += [j for j in extensions.classpath() if j not in extra]
+    check_start(natives=True)  # what the set-up lacks (a JDK, a TensorFlow runtime) first, as before
+    for spec in parsed.hook:
+        check(spec)
+    searched = classpath() + extra
+    if class_file_present(parsed.main_class, searched) is False:
+        raise LauncherError(f"main class: {class_not_found(parsed.main_class, searched)}")
     return launch(parsed.main_class, parsed.app_args, parsed.hook, extra)

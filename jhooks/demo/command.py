@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     # languages alike (docs/logging.md).
     for name in ("jhooks.hooks.step_counter", "org.jhooks.hooks.StepCounterHook"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("matplotlib").setLevel(logging.WARNING)  # "generated new fontManager" in a new home
     config = DemoConfig(
         csv=args.csv or data.DEFAULT_CSV,
         out=args.out,

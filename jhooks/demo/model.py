@@ -81,9 +81,17 @@ def build(data: DemoData, learningRate: float = DEFAULT_LEARNING_RATE, deviceFun
                 use_resource=False,
                 collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.GLOBAL_STEP],
             )
-        train_op = tf.compat.v1.train.GradientDescentOptimizer(learningRate).minimize(
-            loss, global_step=step, var_list=[w, b], name=TRAIN_OP
-        )
+        # The step's increment waits for the read that fetching global_step:0 returns (its graph
+        # element), so every hook fetching it in the train step's run gets the value before the
+        # increment. Unordered, the read fell before or after it at random: consecutive runs saw
+        # the same step and StepCounterHook (TF's and jhooks' twins alike) warned that the global
+        # step "has not been increased" five times a demo, as Estimator avoids by building the
+        # model under a global step read. A VariableV2 (deviceFunction) is fetched by reference.
+        ordered = [graph.as_graph_element(step)] if deviceFunction is None else []
+        with tf.control_dependencies(ordered):
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(learningRate).minimize(
+                loss, global_step=step, var_list=[w, b], name=TRAIN_OP
+            )
         variables = {"w": w, "b": b, "global_step": step}
         saver = tf.compat.v1.train.Saver(var_list=variables, max_to_keep=None)
     return DemoGraph(graph, variables, train_op, saver)

@@ -65,3 +65,17 @@ def test_version_is_the_one_source_of_truth_for_python_and_the_jar():
     import importlib.metadata
 
     assert importlib.metadata.version("jhooks") == VERSION
+
+
+def test_info_says_a_java_home_without_a_jdk_was_passed_over(tmp_path):
+    """JPype passes over a JAVA_HOME that holds no JVM (mvn and gradle refuse one): info says so."""
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env["JAVA_HOME"] = str(tmp_path / "jdk-17")
+    done = subprocess.run(
+        [sys.executable, "-m", "jhooks", "info"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    java = jvm.java_runtime()
+    note = f"JAVA_HOME={tmp_path / 'jdk-17'} is not a JDK JPype can use, so it was passed over"
+    line = f"java: {java.version} ({java.home}; {note})"
+    assert line in done.stdout.splitlines(), done.stdout

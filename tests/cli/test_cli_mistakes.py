@@ -32,6 +32,19 @@ def hooks_dir(tmp_path):
         )
     )
     (tmp_path / "broken_import.py").write_text("import a_dependency_that_is_not_installed\n")
+    (tmp_path / "tf_hooks.py").write_text(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+
+            import jhooks
+
+            class VersionAtEnd(jhooks.Hook):
+                def end(self, session):
+                    print("hook end: tensorflow", tf.__version__, flush=True)
+            """
+        )
+    )
     (tmp_path / "wrong_signature.py").write_text(
         textwrap.dedent(
             """
@@ -72,10 +85,11 @@ def jhooks_java(*args, cwd, pythonpath="", command="java", no_jdk=False):
 
 
 def one_line(done, command="java"):
+    """The mistake's one line, which is all of stderr: each is found before TensorFlow is imported
+    (its C++ start-up lines) and the JVM started."""
     assert done.returncode == 2, done.stderr[-3000:]
-    assert "Traceback" not in done.stderr, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.startswith(f"python -m jhooks {command}: ")]
-    assert len(lines) == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"python -m jhooks {command}: "), done.stderr
     return lines[0]
 
 
@@ -121,6 +135,14 @@ def test_a_main_class_not_on_the_classpath_names_the_app_entries_not_every_jar(t
     )
 
 
+def test_a_hook_class_the_module_does_not_have(hooks_dir):
+    line = one_line(jhooks_java(MAIN, "--hook", "wrong_signature:LossLoger", cwd=hooks_dir, pythonpath=str(hooks_dir)))
+    assert line == (
+        "python -m jhooks java: hook spec 'wrong_signature:LossLoger': wrong_signature has no 'LossLoger'; did you "
+        "mean 'wrong_signature:LossLogger'?"
+    )
+
+
 def test_a_hook_whose_callback_has_the_wrong_signature(hooks_dir):
     line = one_line(jhooks_java(MAIN, "--hook", "wrong_signature:LossLogger", cwd=hooks_dir, pythonpath=str(hooks_dir)))
     assert line == (
@@ -160,3 +182,14 @@ def test_verbose_adds_the_traceback(tmp_path):
     assert done.returncode == 2
     assert "Traceback (most recent call last)" in done.stderr
     assert done.stderr.rstrip().splitlines()[-1].startswith("python -m jhooks java: --classpath entry 'app.jar'")
+
+
+def test_a_hook_module_that_imports_tensorflow_before_the_jvm_starts_still_runs(hooks_dir):
+    """The --hook modules are imported by the command line's checks, before the JVM starts and
+    shares Python TensorFlow's runtime: a module importing TensorFlow first is fine."""
+    done = jhooks_java(
+        MAIN, "--hook", "tf_hooks:VersionAtEnd", "--", str(hooks_dir / "ckpt"), "3", cwd=hooks_dir,
+        pythonpath=str(hooks_dir),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "hook end: tensorflow 2.18.0" in done.stdout and '"global_step":3' in done.stdout, done.stdout

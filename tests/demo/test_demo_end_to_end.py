@@ -163,6 +163,8 @@ def test_demo_console_a_bar_for_each_part_and_one_logger_and_path_style_per_save
     for *_, text in records:
         if text.startswith(("Saving ", "Saved ")):
             assert f" {ckpt}{os.sep}model.ckpt-" in text, text  # absolute, both languages
+    warned = [(name, text) for level, name, text in records if level in "WE" and ".hooks." in name]
+    assert warned == [], warned  # (the global step "has not been increased": tests/demo/test_demo_model.py)
     hooks = {name for level, name, _ in records if level == "I" and ".hooks." in name}
     assert hooks == {
         "jhooks.hooks.async_checkpoint_saver",

@@ -99,6 +99,11 @@ def test_the_example_app_runs_the_conformance_suite_in_its_maven_test_without_py
     )
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-3000:]
     _check_report(app / "target" / "surefire-reports" / "TEST-com.example.HooksConformanceTest.xml", done)
+    # the suite's log records (each save, the recovery scenarios' warnings) go to the report's
+    # output file, not the console (it was about 570 lines, stack traces included)
+    output = (app / "target" / "surefire-reports" / "com.example.HooksConformanceTest-output.txt").read_text()
+    assert "I org.jhooks.hooks.AsyncCheckpointSaverHook: Saving checkpoints" in output
+    assert "org.jhooks" not in done.stdout + done.stderr, done.stdout[-3000:]
 
 
 def _check_report(report, done):

@@ -8,9 +8,11 @@ factory annotated to return one (:func:`checked_target`). See docs/bridge.md, "L
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import typing
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,11 +45,16 @@ def resolve(spec: str) -> Any:
         else:
             fix = "it was found, but importing it failed: fix that import (--verbose shows the traceback)"
         raise LauncherError(f"hook spec {spec!r}: cannot import {module_name!r} ({e}); {fix}") from e
+    done: list[str] = []
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise LauncherError(f"hook spec {spec!r}: {module_name} has no {attr!r}") from None
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            close = difflib.get_close_matches(part, names, n=1)
+            fix = f"; did you mean {module_name + ':' + '.'.join(done + close)!r}?" if close else ""
+            raise LauncherError(f"hook spec {spec!r}: {module_name} has no {attr!r}{fix}") from None
+        done.append(part)
     return obj
 
 
@@ -86,11 +93,32 @@ def checked_target(spec: str, target: Any, kind: type) -> Any:
     )
 
 
-def instantiate(spec: str, args: Sequence[Any], kind: type) -> Any:
-    """A ``kind`` made by the target of ``spec`` (:func:`checked_target`) from ``args`` (values from
-    Java, converted by ``jhooks.bridge.convert.values.value_to_python``). Raises LauncherError."""
-    factory = checked_target(spec, resolve(spec), kind)
-    values = [value_to_python(a) for a in args]
+def check(spec: str) -> None:
+    """What :func:`instantiate` would refuse for a ``--hook`` spec (no arguments), found before the
+    JVM starts and without calling the target: the spec's form, its import, the name, a target that
+    is not a hook (:func:`checked_target`), a class or factory that needs arguments, and a hook class
+    whose callback has the wrong signature (checked on an instance that ``__init__`` has not run on,
+    so a class whose attributes need it is checked when it is built). Raises LauncherError."""
+    factory = checked_target(spec, resolve(spec), Hook)
+    _bind(spec, factory, [])
+    if not isinstance(factory, type):
+        return
+    try:
+        blank: Any = object.__new__(factory)
+    except TypeError:  # a base with its own __new__: checked when built
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SnakeCaseHookWarning: given once, when the hook is built
+        try:
+            validate_hook(blank)
+        except HookValidationError as e:
+            raise LauncherError(f"hook spec {spec!r}: {e}") from e
+        except Exception:  # an attribute that __init__ sets: checked when built
+            return
+
+
+def _bind(spec: str, factory: Any, values: list[Any]) -> None:
+    """LauncherError when ``factory`` cannot be called with ``values``."""
     try:
         inspect.signature(factory).bind(*values)
     except TypeError as e:
@@ -105,6 +133,14 @@ def instantiate(spec: str, args: Sequence[Any], kind: type) -> Any:
         ) from None
     except ValueError:  # no signature to inspect (a builtin): let the call say
         pass
+
+
+def instantiate(spec: str, args: Sequence[Any], kind: type) -> Any:
+    """A ``kind`` made by the target of ``spec`` (:func:`checked_target`) from ``args`` (values from
+    Java, converted by ``jhooks.bridge.convert.values.value_to_python``). Raises LauncherError."""
+    factory = checked_target(spec, resolve(spec), kind)
+    values = [value_to_python(a) for a in args]
+    _bind(spec, factory, values)
     instance = factory(*values)
     if not isinstance(instance, kind):
         raise LauncherError(f"hook spec {spec!r} made a {type(instance).__name__}, not a jhooks.{kind.__name__}")

@@ -134,13 +134,7 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
             console.install()
             extend_classpath(extra_classpath)
             return
-        java_runtime()  # no JDK, or too old: one JvmError saying what to install, before anything starts
-        jars = classpath()
-        tf_java = runtime.tf_java_version(jars)
-        python_tf = runtime.python_tensorflow()
-        problem = runtime.runtime_problem(python_tf, tf_java, jars)
-        if problem is not None and natives:
-            raise problem
+        jars, tf_java, python_tf, problem = _start_plan(natives)
         if problem is not None:
             args = [f"-D{runtime.LOAD_LIBRARIES}=false"]
         else:
@@ -157,6 +151,29 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
         arm_watchdog()
         console.install()
         log.debug("JVM started: tensorflow-java %s, %s", tf_java, _state.mode)
+
+
+def _start_plan(natives: bool) -> tuple[list[str], str, Any, Any]:
+    """The jars, tensorflow-java version, Python TensorFlow and runtime problem :func:`start` starts
+    with; raises what it refuses before starting anything (no JDK, the jars, the runtime problem
+    when ``natives``). Imports no TensorFlow."""
+    java_runtime()  # no JDK, or too old: one JvmError saying what to install, before anything starts
+    jars = classpath()
+    tf_java = runtime.tf_java_version(jars)
+    python_tf = runtime.python_tensorflow()
+    problem = runtime.runtime_problem(python_tf, tf_java, jars)
+    if problem is not None and natives:
+        raise problem
+    return list(jars), tf_java, python_tf, problem
+
+
+def check_start(natives: bool = False) -> None:
+    """Raises what :func:`start` with ``natives`` would refuse before it starts anything (JvmError:
+    no JDK; ClasspathError; the TensorFlowVersionError or TensorFlowRuntimeError of a runtime the
+    JVM cannot load), without starting the JVM or importing TensorFlow: ``python -m jhooks java``
+    says these before its own checks import the ``--hook`` modules. Nothing when the JVM runs."""
+    if not current().jvm_started():
+        _start_plan(natives)
 
 
 def ensure_running(natives: bool = False) -> None:
@@ -328,12 +345,17 @@ def find_class(name: str) -> Any:
     try:
         return current().jclass(name)
     except TypeError:
-        searched = searched_classpath()
-        raise JavaClassNotFoundError(
-            f"Java class {name} not found on the classpath searched ({_described(searched)}); check the name "
-            "(package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
-            "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
-        ) from None
+        raise class_not_found(name, searched_classpath()) from None
+
+
+def class_not_found(name: str, searched: Sequence[str]) -> JavaClassNotFoundError:
+    """The error for a Java class ``name`` that is on none of the ``searched`` classpath entries;
+    also raised by ``python -m jhooks java`` before it starts the JVM."""
+    return JavaClassNotFoundError(
+        f"Java class {name} not found on the classpath searched ({_described(searched)}); check the name "
+        "(package.Class, Outer$Inner for a nested class) or add its jar or classes directory: --classpath "
+        "with python -m jhooks java, jhooks.bridge.process.jvm.start(extra_classpath=[...]) in Python"
+    )
 
 
 def _described(searched: Sequence[str], shown: int = 3) -> str:

@@ -37,9 +37,10 @@ import org.tensorflow.types.TFloat32;
  * module:Class} is a Python hook loaded with {@link PythonHooks#load}: in a JVM started by plain
  * {@code java} (or Gradle {@code run}) that needs jep's jar of the Python environment on the
  * classpath and the options {@code python -m jhooks jvm-options} prints (see build.gradle and
- * docs/bridge.md, "Backends"). It resumes from the newest checkpoint in the directory and ends with
- * one line: {@code trained: global_step=<n> loss=<float> w=<float> b=<float> checkpoints=<the
- * .index files>}.
+ * docs/bridge.md, "Backends"). It resumes from the newest checkpoint in the directory and trains
+ * {@code steps} steps on from there (a second run in the same directory ends at twice as many),
+ * then prints one line: {@code trained: global_step=<n> loss=<float> w=<float> b=<float>
+ * checkpoints=<the .index files>}.
  */
 public final class TrainWithHooks {
   private static final float[][] X = {{-1}, {0}, {1}, {2}, {3}, {0.5f}, {-0.5f}, {1.5f}};
@@ -89,7 +90,7 @@ public final class TrainWithHooks {
 
       LastLoss lastLoss = new LastLoss();
       List<Hook> hooks = new ArrayList<>();
-      hooks.add(new StopAtStepHook(null, steps));
+      hooks.add(new StopAtStepHook(steps, null)); // numSteps: on from the restored step
       hooks.add(
           new LoggingTensorHook(List.of("loss:0", GlobalStep.TENSOR_NAME), 50, null, false, null));
       hooks.add(lastLoss);
