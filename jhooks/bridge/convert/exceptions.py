@@ -37,7 +37,7 @@ from collections import OrderedDict
 from typing import Any, cast
 
 from jhooks.bridge.backend.choice import current as _backend
-from jhooks.bridge.convert import error_twins
+from jhooks.bridge.convert import error_twins, standard_errors
 
 # Originals of exceptions sent to Java, by token; bounded so a long run cannot leak.
 _ORIGINALS_MAX = 1024
@@ -109,6 +109,8 @@ def to_java(exc: BaseException, _seen: set | None = None) -> Any:
         cause,
     )
     twin = error_twins.to_java(exc, carrier)
+    if twin is None:
+        twin = standard_errors.to_java(exc, carrier)
     return carrier if twin is None else twin
 
 
@@ -152,10 +154,19 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
 
 
 def carried(exc: Any) -> BaseException | None:
-    """The original Python exception a PythonException from this process carries, else None."""
-    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
-        return _original(int(_backend().unwrap(exc).token()))
-    return None
+    """The original Python exception a PythonException from this process carries, or that a
+    standard Java exception made of a built-in Python one carries through its cause
+    (:func:`jhooks.bridge.convert.standard_errors.to_java`); else None."""
+    backend = _backend()
+    if backend.is_instance(exc, "org.jhooks.bridge.PythonException"):
+        return _original(int(backend.unwrap(exc).token()))
+    cause = backend.unwrap(exc).getCause()
+    if cause is None or not backend.is_instance(cause, "org.jhooks.bridge.PythonException"):
+        return None
+    original = _original(int(backend.unwrap(cause).token()))
+    if original is None or standard_errors.java_class_for(original) != backend.class_names(exc)[0]:
+        return None
+    return original
 
 
 def process_ending(exc: Any) -> tuple[BaseException | None, bool]:
@@ -187,11 +198,10 @@ def to_python(exc: BaseException, note: bool = True) -> BaseException:
     an error still in flight on the JVM, e.g. handed to ``onError``, whose note should show what
     Java attaches later)."""
     target = exc
-    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
-        original = carried(exc)
-        if original is not None:
-            target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
-    else:
+    original = carried(exc)
+    if original is not None:
+        target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
+    elif not _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
         target = error_twins.to_python(exc, carried) or _tensorflow_error(exc) or exc
     if note and not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         text = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()
