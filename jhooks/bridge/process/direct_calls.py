@@ -17,11 +17,11 @@ from __future__ import annotations
 from jhooks.bridge.backend.choice import current
 from jhooks.bridge.process.calls import call_java
 
-#: Java class -> its methods that run hooks (a Python caller's direct calls are converted).
+#: Java class (a nested class as JPype names it: ``Outer.Inner``) -> its methods that run hooks.
 ENTRY_POINTS: dict[str, tuple[str, ...]] = {
     "org.jhooks.tf.MonitoredSession": ("run", "runStepFn", "runWithoutHooks", "close"),
-    "org.jhooks.tf.MonitoredSession$Builder": ("build",),
-    "org.jhooks.tf.MonitoredTrainingSession$Builder": ("build",),
+    "org.jhooks.tf.MonitoredSession.Builder": ("build",),
+    "org.jhooks.tf.MonitoredTrainingSession.Builder": ("build",),
 }
 
 _installed = False
