@@ -20,6 +20,11 @@ jhooks' own errors become their twins in the other language both ways (``HookErr
 ``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
 :mod:`jhooks.bridge.convert.error_twins`), the other language's original kept as the cause.
 
+Java's standard exceptions and Python's built-in ones are each other's too
+(:mod:`jhooks.bridge.convert.standard_errors`): a Java ``IllegalArgumentException`` is also a
+``ValueError`` in Python, a Python hook's ``ValueError`` an ``IllegalArgumentException`` (caused by
+its carrier) in Java.
+
 Both backends behave so; on jep a Java exception in Python is a
 :class:`jhooks.bridge.backend.jep_backend.JavaException` instead of JPype's exception of the Java
 class, and a callback's exception reaches Java through jep's ``JepException``, which
