@@ -14,9 +14,10 @@ import org.jhooks.tf.GraphNameException;
  * Hook}, {@code GraphName}, {@code HookFeedConflict}, {@code CallerFeedConflict} (jhooks' own
  * exceptions), {@code StackOverflow} (real unbounded recursion) or {@code OutOfMemory} (a real
  * allocation beyond the VM's limit); or a standard exception thrown by the JDK itself: {@code
- * NumberFormat} ({@code Integer.parseInt}), {@code IllegalState} (a closed {@code Scanner}), {@code UnsupportedOperation} (an
- * immutable list's {@code add}), {@code Arithmetic} (integer division by zero), {@code ClassCast},
- * {@code NoSuchElement} (an empty iterator's {@code next}), {@code IndexOutOfBounds}.
+ * NumberFormat} ({@code Integer.parseInt}), {@code IllegalState} (a closed {@code Scanner}), {@code
+ * UnsupportedOperation} (an immutable list's {@code add}), {@code Arithmetic} (integer division by
+ * zero), {@code ClassCast}, {@code NoSuchElement} (an empty iterator's {@code next}), {@code
+ * IndexOutOfBounds}.
  */
 public final class ThrowingHook implements Hook {
   private final String what;
