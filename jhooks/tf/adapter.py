@@ -26,7 +26,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from threading import get_ident
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import tensorflow as tf
 
@@ -282,6 +282,9 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             leave_callback(outer)
 
     def before_run(self, run_context: Any) -> tf.compat.v1.train.SessionRunArgs | None:
+        if run_context is None:
+            self._before_run_without_context()
+            return None
         check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
         self._asked = False
@@ -300,6 +303,19 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         plan.accept(ctx, 0, args)
         self._asked = True
         return plan.request()
+
+    def _before_run_without_context(self) -> None:
+        """``before_run(None)``, as TensorFlow's tests call a hook that does not read its context
+        (a GlobalStepWaiterHook for step 0): the hook gets None; asking for anything without a run
+        to add it to is a HookError naming the hook."""
+        self._callback = "beforeSessionRun"
+        self._asked = False
+        try:
+            args = self.hook.beforeSessionRun(cast(Any, None))  # the hooks' API types it; TF's callers pass None
+        except BaseException as e:  # noqa: B902 - re-raised (end of input and Java Errors converted)
+            raise_hook_failure(self.name, "beforeSessionRun", e)
+        if args is not None:
+            raise HookError(self.name, "beforeSessionRun", f"returned {args!r} for before_run(None), which has no run")
 
     def after_run(self, run_context: Any, run_values: Any) -> None:
         self._callback = "afterSessionRun"

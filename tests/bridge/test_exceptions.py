@@ -16,15 +16,22 @@ def CallingBack():
     return jpype.JClass("org.jhooks.bridgetest.CallingBack")
 
 
+class ConfigError(Exception):
+    """A type without a standard Java counterpart (a ValueError would reach Java as an
+    IllegalArgumentException caused by the carrier: tests/bridge/test_standard_errors.py)."""
+
+
 class RaisingHook(jhooks.Hook):
     def afterSessionRun(self, runContext, runValues):
         try:
             parse_config({})
-        except KeyError as e:
-            raise ValueError("bad learning rate -1") from e
+        except LookupError as e:
+            raise ConfigError("bad learning rate -1") from e
 
 
 def parse_config(config):
+    if "learning_rate" not in config:
+        raise LookupError("learning_rate")
     return config["learning_rate"]
 
 
@@ -32,12 +39,12 @@ def test_a_python_exception_reaches_java_with_type_message_traceback_and_cause()
     thrown = CallingBack().afterSessionRunThrown(as_java_hook(RaisingHook()))
     PythonException = jpype.JClass("org.jhooks.bridge.PythonException")
     assert isinstance(thrown, PythonException)
-    assert str(thrown.pythonType()) == "builtins.ValueError"
-    assert str(thrown.getMessage()) == "builtins.ValueError: bad learning rate -1"
-    assert 'raise ValueError("bad learning rate -1") from e' in str(thrown.pythonTraceback())
+    assert str(thrown.pythonType()) == "test_exceptions.ConfigError"
+    assert str(thrown.getMessage()) == "test_exceptions.ConfigError: bad learning rate -1"
+    assert 'raise ConfigError("bad learning rate -1") from e' in str(thrown.pythonTraceback())
     assert [str(c) for c in CallingBack().causeChain(thrown)] == [
-        "org.jhooks.bridge.PythonException: builtins.ValueError: bad learning rate -1",
-        "org.jhooks.bridge.PythonException: builtins.KeyError: 'learning_rate'",
+        "org.jhooks.bridge.PythonException: test_exceptions.ConfigError: bad learning rate -1",
+        "org.jhooks.bridge.PythonException: builtins.LookupError: learning_rate",
     ]
     frames = [(str(f.getClassName()), str(f.getMethodName())) for f in thrown.getStackTrace()]
     assert frames[0] == ("<python>.test_exceptions", "afterSessionRun")
@@ -92,22 +99,22 @@ def test_a_three_level_cause_chain_crosses_both_ways():
         def afterSessionRun(self, runContext, runValues):
             try:
                 try:
-                    raise KeyError("level3")
-                except KeyError as e:
+                    raise LookupError("level3")
+                except LookupError as e:
                     raise OSError("level2") from e
             except OSError as e:
-                raise ValueError("level1") from e
+                raise ConfigError("level1") from e
 
     thrown = CallingBack().afterSessionRunThrown(as_java_hook(Raising()))
     assert [str(c) for c in CallingBack().causeChain(thrown)] == [
-        "org.jhooks.bridge.PythonException: builtins.ValueError: level1",
+        "org.jhooks.bridge.PythonException: test_exceptions.ConfigError: level1",
         "org.jhooks.bridge.PythonException: builtins.OSError: level2",
-        "org.jhooks.bridge.PythonException: builtins.KeyError: 'level3'",
+        "org.jhooks.bridge.PythonException: builtins.LookupError: level3",
     ]
     # and back: the original Python objects, chain intact
-    with pytest.raises(ValueError) as e:
+    with pytest.raises(ConfigError) as e:
         call_java(CallingBack().rethrow, thrown)
-    assert [str(e.value), str(e.value.__cause__), str(e.value.__cause__.__cause__)] == ["level1", "level2", "'level3'"]
+    assert [str(e.value), str(e.value.__cause__), str(e.value.__cause__.__cause__)] == ["level1", "level2", "level3"]
 
 
 def test_implicit_context_becomes_the_java_cause():
@@ -115,11 +122,11 @@ def test_implicit_context_becomes_the_java_cause():
         try:
             raise OSError("disk full")
         except OSError:
-            raise RuntimeError("could not save")  # noqa: B904 (the implicit context is what is tested)
-    except RuntimeError as e:
+            raise ConfigError("could not save")  # noqa: B904 (the implicit context is what is tested)
+    except ConfigError as e:
         java = to_java(e)
     assert [str(c) for c in CallingBack().causeChain(java)] == [
-        "org.jhooks.bridge.PythonException: builtins.RuntimeError: could not save",
+        "org.jhooks.bridge.PythonException: test_exceptions.ConfigError: could not save",
         "org.jhooks.bridge.PythonException: builtins.OSError: disk full",
     ]
 

@@ -47,11 +47,12 @@ def test_every_failure_on_every_java_thread_is_reported():
         def afterSessionRun(self, runContext, runValues):
             raise ValueError(f"failed on {threading.current_thread().name}")
 
-    with pytest.raises(jpype.JClass("org.jhooks.bridge.PythonException")) as e:
+    # a ValueError reaches Java as IllegalArgumentException caused by its carrier (standard_errors)
+    with pytest.raises(jpype.JClass("java.lang.IllegalArgumentException")) as e:
         Trigger().afterSessionRunConcurrently(as_java_hook(Failing()), 4, 1, 100_000)
     failures = [e.value] + list(e.value.getSuppressed())
     assert len(failures) == 4
-    assert all(str(f.pythonType()) == "builtins.ValueError" for f in failures)
+    assert all(str(f.getCause().pythonType()) == "builtins.ValueError" for f in failures)
 
 
 def run_python(code, env=None, timeout=120):

@@ -1,9 +1,11 @@
 """The argument checks TF's hook tests expect as ValueError (StopAtStep, LoggingTensor, StepCounter,
 SummarySaver, Profiler): the Python twin raises ValueError with TF's text, and the Java twin, built
-from Python, refuses with the same text. (Which Python type a Java refusal has is the bridge's part.)"""
+from Python, refuses with the same text as an IllegalArgumentException that is also a ValueError
+(jhooks.bridge.convert.standard_errors)."""
 
 from __future__ import annotations
 
+import jpype
 import pytest
 import tensorflow as tf
 
@@ -42,6 +44,7 @@ def test_python_and_java_twins_refuse_with_tensorflows_text(hook, kwargs, tf_kwa
         with pytest.raises(ValueError) as theirs, tf.Graph().as_default():
             getattr(TF, hook)(**tf_kwargs)
         assert str(python.value) == str(theirs.value)
-    with pytest.raises(Exception) as java:  # noqa: B017 - the type is the bridge's part of issue 29
+    with pytest.raises(ValueError) as java:
         JavaHook("org.jhooks.hooks." + hook, **kwargs)
+    assert isinstance(java.value, jpype.JClass("java.lang.IllegalArgumentException"))
     assert str(java.value.getMessage()) == str(python.value)

@@ -63,15 +63,19 @@ class Nested(jhooks.Hook):
         say(nestedStop=bool(stop), nestedSaves=listener.steps)
 
 
+class BadValue(Exception):
+    """A type without a standard Java counterpart: Java gets the PythonException carrier itself."""
+
+
 class Failing(jhooks.Hook):
-    """beginSession: a ValueError caused by a KeyError; end: a jhooks.HookError; onError: re-raises
+    """beginSession: a BadValue caused by a LookupError; end: a jhooks.HookError; onError: re-raises
     the Java error it gets; beforeSessionRun: returns something that is not SessionRunArgs."""
 
     def beginSession(self):
         try:
-            {}["missing"]
-        except KeyError as e:
-            raise ValueError("bad value 42") from e
+            raise LookupError("missing")
+        except LookupError as e:
+            raise BadValue("bad value 42") from e
 
     def end(self, session):
         raise jhooks.HookError("jep_hooks.Failing", "end", "refused at the end")

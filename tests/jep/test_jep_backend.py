@@ -53,9 +53,10 @@ def test_exceptions_keep_type_message_traceback_cause_and_twins(run_java):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     java = java_said(done)
     assert java["begin.chain"] == (
-        "org.jhooks.bridge.PythonException(builtins.ValueError) <- org.jhooks.bridge.PythonException(builtins.KeyError)"
+        "org.jhooks.bridge.PythonException(jep_hooks.BadValue)"
+        " <- org.jhooks.bridge.PythonException(builtins.LookupError)"
     )
-    assert java["begin.message"] == "builtins.ValueError: bad value 42"
+    assert java["begin.message"] == "jep_hooks.BadValue: bad value 42"
     assert java["begin.tracebackNamesHook"] == "true"
     assert java["begin.top"] == "<python>.jep_hooks.beginSession"  # Python frames first, jep's hidden
     # a jhooks.HookError is the Java twin HookException, the PythonException carrying it as cause
@@ -67,7 +68,10 @@ def test_exceptions_keep_type_message_traceback_cause_and_twins(run_java):
     # a Java exception Python re-raises reaches Java as the same object
     assert java["onError.same"] == "true"
     assert python_said(done)["onError"] == "java.lang.IllegalStateException: from Java"
-    assert java["before.chain"] == "org.jhooks.bridge.PythonException(builtins.TypeError)"
+    # a built-in TypeError is Java's standard IllegalArgumentException, caused by its carrier
+    assert java["before.chain"] == (
+        "java.lang.IllegalArgumentException <- org.jhooks.bridge.PythonException(builtins.TypeError)"
+    )
     assert "expected jhooks.SessionRunArgs or None" in java["before.message"]
     assert "LauncherError" in java["load.chain"] and "no_such_module_here" in java["load.message"]
     assert java["alive"] == "true"

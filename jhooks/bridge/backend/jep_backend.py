@@ -137,6 +137,8 @@ class JepBackend(Backend):
         self._throwable = jep.findClass("java.lang.Throwable")
         self._embedded = jep.findClass("org.jhooks.bridge.EmbeddedPython")
         self._byte_buffer = jep.findClass("java.nio.ByteBuffer")
+        self._bases: list[tuple[Any, type[BaseException]]] = []
+        self._exception_types: dict[type[BaseException], type[JavaException]] = {}
 
     def jvm_started(self) -> bool:
         return True  # the JVM hosts this interpreter
@@ -245,15 +247,36 @@ class JepBackend(Backend):
         description = f"{type(target).__module__}.{type(target).__qualname__} (Python, jep)"
         return self._embedded.proxyOf(interface, handle, description)
 
+    def python_bases(self, pairs: Sequence[tuple[str, type[BaseException]]]) -> None:
+        """The bridge's :class:`JavaException` of a listed Java class is also an instance of its Python
+        type (jep raises Java exceptions as its own types; the bridge's conversions wrap them)."""
+        for java_name, base in pairs:
+            try:
+                self._bases.append((self.jclass(java_name), base))
+            except TypeError:  # not on this JVM
+                continue
+
+    def convert_calls(self, class_name: str, methods: Sequence[str], call: Callable[..., Any]) -> None:
+        """Nothing: jep's Java classes take no Python customizers (a direct call raises jep's exception)."""
+
+    def _java_exception(self, throwable: Any) -> JavaException:
+        base = next((b for cls, b in self._bases if isinstance(throwable, cls)), None)
+        if base is None:
+            return JavaException(throwable)
+        kind = self._exception_types.get(base)
+        if kind is None:
+            kind = self._exception_types[base] = type(f"Java{base.__name__}", (JavaException, base), {})
+        return kind(throwable)
+
     def java_error(self, exc: BaseException) -> BaseException | None:
         if isinstance(exc, JavaException):
             return exc
         if exc.args and isinstance(exc.args[0], self._throwable):
-            return JavaException(exc.args[0])
+            return self._java_exception(exc.args[0])
         return None
 
     def wrap(self, throwable: Any) -> BaseException:
-        return throwable if isinstance(throwable, BaseException) else JavaException(throwable)
+        return throwable if isinstance(throwable, BaseException) else self._java_exception(throwable)
 
     def unwrap(self, exc: Any) -> Any:
         return exc.java if isinstance(exc, JavaException) else exc

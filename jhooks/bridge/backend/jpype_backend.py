@@ -48,6 +48,51 @@ def _named_once(cls: type) -> None:
         cls.__qualname__ = name[len(module) + 1 :]
 
 
+def _constructed(cls: Any, args: tuple) -> Any:
+    """A new Java exception of class ``cls`` from Python arguments, through the class's public
+    constructors (reflection). A Java class given a Python base (:meth:`JPypeBackend.python_bases`)
+    takes that base's ``__new__``/``__init__``, which make an object without its Java half (JPype's
+    own ``IndexOutOfBoundsException(...)`` fails so); this is its ``__new__`` instead."""
+    values = jpype.JArray(jpype.JClass("java.lang.Object"))(list(args))
+    for ctor in cls.class_.getConstructors():
+        if ctor.getParameterCount() != len(args):
+            continue
+        try:
+            return ctor.newInstance(values)
+        except jpype.JClass("java.lang.reflect.InvocationTargetException") as e:
+            raise e.getCause() from None
+        except jpype.JClass("java.lang.IllegalArgumentException"):  # the arguments do not fit this one
+            continue
+    raise TypeError(f"no public constructor of {cls.class_.getName()} takes {args!r}")
+
+
+def _customizer(java_name: str, members: dict[str, Any]) -> type:
+    """A JPype customizer class giving ``members`` to the Java class ``java_name``. JPype copies
+    its string attributes too: ``__module__`` is the Java package, as JPype's own, so the class
+    still prints as ``java.lang.IllegalStateException``."""
+    return type("_Customizer", (), {**members, "__module__": java_name.rsplit(".", 1)[0]})
+
+
+def _wrapping(args: tuple) -> bool:
+    """Whether JPype calls with ``(constructor key, (message,))``: it wraps an existing Java object."""
+    return len(args) == 2 and type(args[0]).__name__ == "PyCapsule" and isinstance(args[1], tuple)
+
+
+def _python_side_new(cls: Any, *args: Any) -> Any:
+    if _wrapping(args):
+        return BaseException.__new__(cls, *args[1])
+    return _constructed(cls, args)
+
+
+def _python_side_init(self: Any, *args: Any) -> None:
+    """``args`` is the message, as for JPype's own Java exceptions (not JPype's constructor key)."""
+    if _wrapping(args):
+        BaseException.__init__(self, *args[1])
+    else:  # made by _constructed (and wrapped already): its message as JPype would have it
+        message = self.getMessage()
+        BaseException.__init__(self, *(() if message is None else (str(message),)))
+
+
 class JPypeBackend(Backend):
     """:class:`~jhooks.bridge.backend.protocol.Backend` over JPype 1.7."""
 
@@ -155,6 +200,30 @@ class JPypeBackend(Backend):
 
     def proxy(self, interface: str, target: Any) -> Any:
         return jpype.JObject(jpype.JProxy(interface, inst=target), self.jclass(interface))
+
+    def python_bases(self, pairs: Sequence[tuple[str, type[BaseException]]]) -> None:
+        from jpype import _jcustomizer
+
+        for java_name, base in pairs:
+            hints = _jcustomizer.getClassHints(java_name)
+            if hints.instantiated:  # already made for Python (a JVM other code started and used)
+                continue
+            if base not in hints.bases:  # else JPype's own (IndexOutOfBounds, NullPointer) or given before
+                hints.registerClassBase(base)
+            members = {"__new__": _python_side_new, "__init__": _python_side_init}
+            hints.registerClassImplementation(java_name, _customizer(java_name, members))
+
+    def convert_calls(self, class_name: str, methods: Sequence[str], call: Callable[..., Any]) -> None:
+        members: dict[str, Any] = {}
+        for name in methods:
+            java_name = f"_jhooks_java_{name}"
+
+            def method(self: Any, *args: Any, _java: str = java_name) -> Any:
+                return call(getattr(self, _java), *args)
+
+            method.__name__ = method.__qualname__ = name
+            members[name] = jpype.JOverride(rename=java_name)(method)
+        jpype.JImplementationFor(class_name)(_customizer(class_name, members))
 
     def java_error(self, exc: BaseException) -> BaseException | None:
         if not isinstance(exc, jpype.JException):

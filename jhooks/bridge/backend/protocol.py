@@ -150,6 +150,20 @@ class Backend(Protocol):
 
     # -- exceptions ----------------------------------------------------------------------------
 
+    def python_bases(self, pairs: Sequence[tuple[str, type[BaseException]]]) -> None:
+        """Makes the Java exceptions of each ``(Java class name, Python type)`` pair, and of its
+        subclasses, also instances of the Python type whatever raised them, constructible from
+        Python as before (``IllegalArgumentException("x")``); for classes not yet used from Python
+        (call before the JVM starts). jhooks.bridge.convert.standard_errors has the table."""
+        ...
+
+    def convert_calls(self, class_name: str, methods: Sequence[str], call: Callable[..., Any]) -> None:
+        """Makes Python's calls of the Java class's public ``methods`` go through ``call(method,
+        *args)`` (the bridge's :func:`jhooks.bridge.process.calls.call_java`), so a Java method
+        called directly from Python raises what the bridge converts its exceptions to. jep: nothing
+        (a direct call raises jep's Java exception)."""
+        ...
+
     def java_error(self, exc: BaseException) -> BaseException | None:
         """The Java exception ``exc`` stands for (as a Python exception answering the Throwable
         methods), or None when ``exc`` is a plain Python exception."""

@@ -20,6 +20,11 @@ jhooks' own errors become their twins in the other language both ways (``HookErr
 ``HookException``, ``NanLossDuringTrainingError`` / ``...Exception``, ...;
 :mod:`jhooks.bridge.convert.error_twins`), the other language's original kept as the cause.
 
+Java's standard exceptions and Python's built-in ones are each other's too
+(:mod:`jhooks.bridge.convert.standard_errors`): a Java ``IllegalArgumentException`` is also a
+``ValueError`` in Python, a Python hook's ``ValueError`` an ``IllegalArgumentException`` (caused by
+its carrier) in Java.
+
 Both backends behave so; on jep a Java exception in Python is a
 :class:`jhooks.bridge.backend.jep_backend.JavaException` instead of JPype's exception of the Java
 class, and a callback's exception reaches Java through jep's ``JepException``, which
@@ -37,7 +42,7 @@ from collections import OrderedDict
 from typing import Any, cast
 
 from jhooks.bridge.backend.choice import current as _backend
-from jhooks.bridge.convert import error_twins
+from jhooks.bridge.convert import error_twins, standard_errors
 
 # Originals of exceptions sent to Java, by token; bounded so a long run cannot leak.
 _ORIGINALS_MAX = 1024
@@ -109,6 +114,8 @@ def to_java(exc: BaseException, _seen: set | None = None) -> Any:
         cause,
     )
     twin = error_twins.to_java(exc, carrier)
+    if twin is None:
+        twin = standard_errors.to_java(exc, carrier)
     return carrier if twin is None else twin
 
 
@@ -152,10 +159,19 @@ def _tensorflow_error(exc: Any) -> BaseException | None:
 
 
 def carried(exc: Any) -> BaseException | None:
-    """The original Python exception a PythonException from this process carries, else None."""
-    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
-        return _original(int(_backend().unwrap(exc).token()))
-    return None
+    """The original Python exception a PythonException from this process carries, or that a
+    standard Java exception made of a built-in Python one carries through its cause
+    (:func:`jhooks.bridge.convert.standard_errors.to_java`); else None."""
+    backend = _backend()
+    if backend.is_instance(exc, "org.jhooks.bridge.PythonException"):
+        return _original(int(backend.unwrap(exc).token()))
+    cause = backend.unwrap(exc).getCause()
+    if cause is None or not backend.is_instance(cause, "org.jhooks.bridge.PythonException"):
+        return None
+    original = _original(int(backend.unwrap(cause).token()))
+    if original is None or standard_errors.java_class_for(original) != backend.class_names(exc)[0]:
+        return None
+    return original
 
 
 def process_ending(exc: Any) -> tuple[BaseException | None, bool]:
@@ -187,11 +203,10 @@ def to_python(exc: BaseException, note: bool = True) -> BaseException:
     an error still in flight on the JVM, e.g. handed to ``onError``, whose note should show what
     Java attaches later)."""
     target = exc
-    if _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
-        original = carried(exc)
-        if original is not None:
-            target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
-    else:
+    original = carried(exc)
+    if original is not None:
+        target = original  # its note shows where it crossed Java (and what Java added, e.g. suppressed)
+    elif not _backend().is_instance(exc, "org.jhooks.bridge.PythonException"):
         target = error_twins.to_python(exc, carried) or _tensorflow_error(exc) or exc
     if note and not any(n.startswith("Java stack trace") for n in getattr(target, "__notes__", ())):
         text = "Java stack trace (" + type_name(exc) + "):\n" + java_stack_trace(exc).rstrip()

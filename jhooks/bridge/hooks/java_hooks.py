@@ -319,9 +319,15 @@ class JavaHook(Hook, Described, JavaBacked):
         self._sync_stop()
 
     def beforeSessionRun(self, runContext: Any) -> SessionRunArgs | None:
+        """The Java hook's ``beforeSessionRun``; with ``runContext`` None (as TensorFlow's tests call
+        hooks that do not read it, e.g. a GlobalStepWaiterHook for step 0) the Java hook gets null."""
         if not self._callsBefore:
             self._sync_flags(self._calls.flags(None), runContext, None)
             return None
+        if runContext is None:
+            args = self._call("beforeSessionRun", self.java.beforeSessionRun, None)
+            self._sync_stop()
+            return values.run_args_to_python(args)
         context = _run_contexts.of(runContext)
         try:
             flags = call_java(self._calls.beforeSessionRun, context)
@@ -339,8 +345,15 @@ class JavaHook(Hook, Described, JavaBacked):
         return args
 
     def afterSessionRun(self, runContext: Any, runValues: Any) -> None:
+        """The Java hook's ``afterSessionRun``; None for ``runContext`` or ``runValues`` is null."""
         if not self._callsAfter:
             self._sync_flags(self._calls.flags(None), runContext, None)
+            return
+        if runContext is None or runValues is None:
+            java_values = None if runValues is None else _java_values(runValues)
+            java_context = None if runContext is None else _run_contexts.of(runContext)
+            self._call("afterSessionRun", self.java.afterSessionRun, java_context, java_values)
+            self._sync_stop(runContext, java_context)
             return
         context = _run_contexts.of(runContext)
         java_values = _java_values(runValues)

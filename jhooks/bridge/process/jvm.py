@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jhooks.bridge.backend.choice import current, embedded
-from jhooks.bridge.process import console, runtime, signals
+from jhooks.bridge.convert import standard_errors
+from jhooks.bridge.process import console, direct_calls, runtime, signals
 from jhooks.bridge.process.classpath import classpath
 from jhooks.bridge.process.errors import (
     JavaClassNotFoundError,
@@ -128,6 +129,8 @@ def start(extra_classpath: Sequence[str] = (), *, natives: bool = False) -> None
         )
     backend = current()
     with _state.lock:
+        standard_errors.install()  # before any Java exception class is made for Python
+        direct_calls.install()
         if backend.jvm_started():
             _check_running(natives)
             install_exit_guard()
@@ -182,6 +185,8 @@ def ensure_running(natives: bool = False) -> None:
     ``EmbeddedPython.start()`` checked its runtime); under JPype :func:`start`."""
     if not embedded():
         start(natives=natives)
+    else:
+        standard_errors.install()
 
 
 def require_natives(what: str) -> None:

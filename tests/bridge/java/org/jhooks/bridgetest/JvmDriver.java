@@ -31,7 +31,8 @@ import org.tensorflow.types.TFloat32;
 public final class JvmDriver {
   private JvmDriver() {}
 
-  static Graph graph() {
+  /** The graph of the class doc (for tests that drive a MonitoredSession from Python). */
+  public static Graph graph() {
     Graph g = new Graph();
     Ops tf = Ops.create(g);
     Variable<TFloat32> v = tf.withName("v").variable(tf.constant(0f));

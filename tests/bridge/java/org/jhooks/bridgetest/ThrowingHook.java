@@ -13,7 +13,11 @@ import org.jhooks.tf.GraphNameException;
  * A Java hook whose {@code afterSessionRun} throws what {@code what} names: {@code NanLoss}, {@code
  * Hook}, {@code GraphName}, {@code HookFeedConflict}, {@code CallerFeedConflict} (jhooks' own
  * exceptions), {@code StackOverflow} (real unbounded recursion) or {@code OutOfMemory} (a real
- * allocation beyond the VM's limit).
+ * allocation beyond the VM's limit); or a standard exception thrown by the JDK itself: {@code
+ * NumberFormat} ({@code Integer.parseInt}), {@code IllegalState} (a closed {@code Scanner}), {@code
+ * UnsupportedOperation} (an immutable list's {@code add}), {@code Arithmetic} (integer division by
+ * zero), {@code ClassCast}, {@code NoSuchElement} (an empty iterator's {@code next}), {@code
+ * IndexOutOfBounds}.
  */
 public final class ThrowingHook implements Hook {
   private final String what;
@@ -41,6 +45,31 @@ public final class ThrowingHook implements Hook {
       case "OutOfMemory":
         long[] huge = new long[Integer.MAX_VALUE];
         huge[0] = 1;
+        return;
+      case "NumberFormat":
+        Integer.parseInt("not a number");
+        return;
+      case "IllegalState":
+        java.util.Scanner closed = new java.util.Scanner("");
+        closed.close();
+        closed.hasNext();
+        return;
+      case "UnsupportedOperation":
+        java.util.List.of().add(null);
+        return;
+      case "Arithmetic":
+        int zero = what.length() - what.length();
+        System.out.println(1 / zero);
+        return;
+      case "ClassCast":
+        Object text = what;
+        System.out.println((Integer) text);
+        return;
+      case "NoSuchElement":
+        java.util.List.of().iterator().next();
+        return;
+      case "IndexOutOfBounds":
+        java.util.List.of().get(0);
         return;
       default:
         throw new IllegalArgumentException("unknown " + what);
