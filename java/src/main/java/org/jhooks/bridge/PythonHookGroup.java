@@ -1,5 +1,6 @@
 package org.jhooks.bridge;
 
+import java.lang.ref.Reference;
 import java.util.List;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
@@ -64,18 +65,22 @@ public final class PythonHookGroup implements HookBatch {
     if (!anyBefore) {
       return new Before(size, null, 0);
     }
-    long id = RunContextIds.idOf(context);
-    long[] sent = RunContextIds.sent();
-    long result;
-    if (sent[0] == id) {
-      result = target.beforeSessionRunSameContext(start);
-    } else {
-      sent[0] = 0;
-      result = target.beforeSessionRun(id, start);
-      sent[0] = id;
+    try {
+      long id = RunContextIds.idOf(context);
+      long[] sent = RunContextIds.sent();
+      long result;
+      if (sent[0] == id) {
+        result = target.beforeSessionRunSameContext(start);
+      } else {
+        sent[0] = 0;
+        result = target.beforeSessionRun(id, start);
+        sent[0] = id;
+      }
+      SessionRunArgs args = (result & PackedRun.HAS_ARGS) != 0 ? target.takeArgs() : null;
+      return new Before(PackedRun.index(result), args, PackedRun.repeated(result));
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id (RunContextIds)
     }
-    SessionRunArgs args = (result & PackedRun.HAS_ARGS) != 0 ? target.takeArgs() : null;
-    return new Before(PackedRun.index(result), args, PackedRun.repeated(result));
   }
 
   @Override
@@ -83,16 +88,20 @@ public final class PythonHookGroup implements HookBatch {
     if (!anyAfter) {
       return;
     }
-    long id = RunContextIds.idOf(context);
-    long[] sent = RunContextIds.sent();
-    byte[] packed = sent[0] == id ? PackedRun.values(values) : null;
-    if (packed != null) {
-      target.afterSessionRunPacked(packed);
-      return;
+    try {
+      long id = RunContextIds.idOf(context);
+      long[] sent = RunContextIds.sent();
+      byte[] packed = sent[0] == id ? PackedRun.values(values) : null;
+      if (packed != null) {
+        target.afterSessionRunPacked(packed);
+        return;
+      }
+      sent[0] = 0;
+      target.afterSessionRun(id, values);
+      sent[0] = id;
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id (RunContextIds)
     }
-    sent[0] = 0;
-    target.afterSessionRun(id, values);
-    sent[0] = id;
   }
 
   @Override
