@@ -1,5 +1,6 @@
 package org.jhooks.bridge;
 
+import java.lang.ref.Reference;
 import java.util.List;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
@@ -75,24 +76,28 @@ public final class PythonHookGroup implements HookBatch {
     if (!anyBefore) {
       return new Before(size, null, 0);
     }
-    long id = RunContextIds.idOf(context);
-    long[] sent = RunContextIds.sent();
-    long last = sent[0];
-    long result;
-    if (last == id) {
-      result = target.beforeSessionRunSameContext(start);
-    } else {
-      sent[0] = 0;
-      if (start == 0 && RunContextIds.follows(id, last)) {
-        Long got = target.beforeSessionRunNext();
-        result = got == null ? lastNext : (lastNext = got);
+    try {
+      long id = RunContextIds.idOf(context);
+      long[] sent = RunContextIds.sent();
+      long last = sent[0];
+      long result;
+      if (last == id) {
+        result = target.beforeSessionRunSameContext(start);
       } else {
-        result = target.beforeSessionRun(id, start);
+        sent[0] = 0;
+        if (start == 0 && RunContextIds.follows(id, last)) {
+          Long got = target.beforeSessionRunNext();
+          result = got == null ? lastNext : (lastNext = got);
+        } else {
+          result = target.beforeSessionRun(id, start);
+        }
+        sent[0] = id;
       }
-      sent[0] = id;
+      SessionRunArgs args = (result & PackedRun.HAS_ARGS) != 0 ? target.takeArgs() : null;
+      return new Before(PackedRun.index(result), args, PackedRun.repeated(result));
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id (RunContextIds)
     }
-    SessionRunArgs args = (result & PackedRun.HAS_ARGS) != 0 ? target.takeArgs() : null;
-    return new Before(PackedRun.index(result), args, PackedRun.repeated(result));
   }
 
   @Override
@@ -100,16 +105,20 @@ public final class PythonHookGroup implements HookBatch {
     if (!anyAfter) {
       return;
     }
-    long id = RunContextIds.idOf(context);
-    long[] sent = RunContextIds.sent();
-    byte[] packed = sent[0] == id ? PackedRun.values(values) : null;
-    if (packed != null) {
-      target.afterSessionRunPacked(packed);
-      return;
+    try {
+      long id = RunContextIds.idOf(context);
+      long[] sent = RunContextIds.sent();
+      byte[] packed = sent[0] == id ? PackedRun.values(values) : null;
+      if (packed != null) {
+        target.afterSessionRunPacked(packed);
+        return;
+      }
+      sent[0] = 0;
+      target.afterSessionRun(id, values);
+      sent[0] = id;
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id (RunContextIds)
     }
-    sent[0] = 0;
-    target.afterSessionRun(id, values);
-    sent[0] = id;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.jhooks.bridge;
 
+import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
@@ -93,17 +94,21 @@ public final class RunContextIds {
    * call converts costs more than the call itself (docs/bridge.md, "Crossing costs").
    */
   public static SessionRunArgs before(PythonHookTarget target, SessionRunContext context) {
-    long id = idOf(context);
-    long[] sent = SENT.get();
-    long last = sent[0];
-    if (last == id) {
-      return target.beforeSessionRunSameContext();
+    try {
+      long id = idOf(context);
+      long[] sent = SENT.get();
+      long last = sent[0];
+      if (last == id) {
+        return target.beforeSessionRunSameContext();
+      }
+      sent[0] = 0;
+      SessionRunArgs args =
+          follows(id, last) ? target.beforeSessionRunNext() : target.beforeSessionRun(id);
+      sent[0] = id;
+      return args;
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id: alive until it returned
     }
-    sent[0] = 0;
-    SessionRunArgs args =
-        follows(id, last) ? target.beforeSessionRunNext() : target.beforeSessionRun(id);
-    sent[0] = id;
-    return args;
   }
 
   /**
@@ -117,20 +122,24 @@ public final class RunContextIds {
   /** {@link #before}'s twin for {@code afterSessionRun}. */
   public static void after(
       PythonHookTarget target, SessionRunContext context, SessionRunValues values) {
-    long id = idOf(context);
-    long[] sent = SENT.get();
-    if (sent[0] == id) {
-      byte[] packed = packed(values);
-      if (packed != null) {
-        target.afterSessionRunPacked(packed);
-      } else {
-        target.afterSessionRunSameContext(values);
+    try {
+      long id = idOf(context);
+      long[] sent = SENT.get();
+      if (sent[0] == id) {
+        byte[] packed = packed(values);
+        if (packed != null) {
+          target.afterSessionRunPacked(packed);
+        } else {
+          target.afterSessionRunSameContext(values);
+        }
+        return;
       }
-      return;
+      sent[0] = 0;
+      target.afterSessionRun(id, values);
+      sent[0] = id;
+    } finally {
+      Reference.reachabilityFence(context); // Python looks it up by id: alive until it returned
     }
-    sent[0] = 0;
-    target.afterSessionRun(id, values);
-    sent[0] = id;
   }
 
   /**
