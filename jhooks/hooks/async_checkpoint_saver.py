@@ -6,6 +6,13 @@ TF's ``AsyncCheckpointSaverHook``) with TF's defects fixed (docs/standard-hooks.
 - Consistent: all variables are read with ONE raw run on the training thread (the snapshot), so
   the checkpoint labelled step N holds exactly the values at global step N while training goes on
   during the write.
+- At memory speed: when the view offers snapshot buffers (``takeSnapshot``, as jhooks' views of
+  TensorFlow sessions do) and the Saver lists no variables, that run copies every variable into
+  buffers in the training graph (one grouped op; after the first save into their existing memory)
+  and the writer thread writes the buffers (``saveSnapshot``) from the training session, so the
+  training thread is blocked for about one copy of the saved bytes and the process holds one
+  snapshot, nothing more. Otherwise the run fetches the values and the writer thread writes them
+  with SnapshotWriter.
 - Overlap policy WAIT, no silent skip: at most one write in flight; a save due while the previous
   write runs first waits for it (then snapshots), counted in ``overlapCount()`` and logged.
 - No lost failure: a failed background write is raised as CheckpointSaveError on the training
@@ -34,7 +41,36 @@ from jhooks.hooks.saver import Saver
 
 logger = logging.getLogger(__name__)
 
-_Job = tuple[int, str, dict[str, Any]]  # (labelled step, prefix, snapshot)
+_Job = tuple[int, str, Any]  # (labelled step, prefix, snapshot: values, or _InBuffers)
+
+
+class _InBuffers:
+    """A snapshot held in the session view's snapshot buffers (its ``takeSnapshot``)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+
+class _Writes:
+    """What the writer thread writes a snapshot with: the view's buffers for a snapshot in them,
+    else the SnapshotWriter (values in memory)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def nonFinite(self, snapshot: Any) -> list[str]:
+        if isinstance(snapshot, _InBuffers):
+            return list(snapshot.session.nonFiniteSnapshot())
+        return list(self.writer.nonFinite(snapshot))
+
+    def writeSnapshot(self, prefix: str, snapshot: Any) -> None:
+        if isinstance(snapshot, _InBuffers):
+            snapshot.session.saveSnapshot(prefix)
+        else:
+            self.writer.writeSnapshot(prefix, snapshot)
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 class AsyncCheckpointSaverHook(CheckpointSaverHook):
@@ -184,6 +220,22 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                 self._thread.start()
             self._cond.notify_all()
         return False  # listeners' afterSave run later, in _deliver
+
+    def _snapshot(self, session: Any, step: int) -> tuple[int, Any]:
+        """The view's snapshot buffers when it has them and the Saver lists no variables (one run
+        copying every variable, the global step of that run the label), else the fetched values."""
+        take = getattr(session, "takeSnapshot", None)
+        if take is not None and self._saver.variables() is None:
+            try:
+                label = int(take())
+            except NotImplementedError:
+                pass
+            else:
+                return self._labelled(step, label), _InBuffers(session)
+        return super()._snapshot(session, step)
+
+    def _writer(self) -> Any:
+        return _Writes(super()._writer())
 
     def _deliver(self, session: Any, runContext: Any, callback: str) -> None:
         """Calls afterSave for every checkpoint written since the last callback, then raises a
