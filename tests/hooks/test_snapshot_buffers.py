@@ -158,3 +158,23 @@ def test_the_buffers_are_reused_save_after_save(tmp_path, takes):
     values = read_checkpoint(tf.train.latest_checkpoint(str(tmp_path)))
     assert int(values["global_step"]) == 23 and np.all(values["big3"] == 23)
     assert grown < 48, f"the resident set grew by {grown:.0f} MB over 20 saves of 64 MB"
+
+
+def test_a_java_async_saver_in_the_python_session_snapshots_into_the_python_buffers(tmp_path, takes):
+    """Across the bridge only the global step crosses: the Java saver's writer thread writes the
+    Python session's buffers (each checkpoint still holds its step while training goes on)."""
+    import jpype
+
+    from jhooks.bridge.hooks.java_hooks import JavaHook
+    from jhooks.bridge.process import jvm as jvm_module
+
+    jvm_module.start()
+    _, m = in_graph(lambda: Model(size=4096))
+    with m.gs.graph.as_default():
+        saver = jpype.JClass("org.jhooks.hooks.AsyncCheckpointSaverHook").builder(str(tmp_path))
+        saver = saver.saveSteps(jpype.JInt(2)).maxToKeep(jpype.JInt(0)).build()
+        train([JavaHook(saver)], m, 5)
+    assert takes == [0, 2, 4, 5]
+    assert [int(s) for s in saver.savedSteps()] == takes
+    for step in takes:
+        assert_consistent(str(tmp_path / f"model.ckpt-{step}"), step)
