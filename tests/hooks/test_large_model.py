@@ -1,0 +1,46 @@
+"""A model of several variables saved by one language and restored by the other, in both drivers
+(tests/hooks/large_model_chain.py, its own process): a small one always, the 1 GB one (variables
+of 512, 256, 128 and 128 MB) as a slow test, which also asserts benchmark P11's bound: one async
+save adds at most 1.1 times the model's bytes to the resident set, in Python and on the JVM."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHAIN = os.path.join(REPO, "tests", "hooks", "large_model_chain.py")
+
+
+def run_chain(tmp_path, sizes, *extra, timeout=1800):
+    env = dict(os.environ)
+    env.setdefault("JHOOKS_JAVACPP_CACHE", os.path.join(REPO, "build", "javacpp-cache"))
+    done = subprocess.run(
+        [sys.executable, CHAIN, str(tmp_path / "ckpt"), *map(str, sizes), *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-8000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.timeout(900)
+def test_a_model_of_several_variables_crosses_languages_and_drivers(tmp_path):
+    # legs: Python driver + Python hook, JVM + Java, Python + Java, JVM + Python; one step each
+    assert run_chain(tmp_path, (3, 1, 0.5, 0.5))["steps"] == [1, 2, 3, 4]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_the_1_gb_model_crosses_languages_and_drivers_and_one_async_save_holds_one_copy(tmp_path):
+    out = run_chain(tmp_path, (512, 256, 128, 128), "--peaks", timeout=3000)
+    assert out["steps"] == [1, 2, 3, 4]
+    assert out["peak_python_step"] == out["peak_java_step"] == 2
+    assert out["peak_python"] <= 1.1, out
+    assert out["peak_java"] <= 1.1, out
