@@ -492,17 +492,32 @@ def java_async_save_peak(sizes_mb: tuple[float, ...], directory: str) -> tuple[f
     return float(extra), 4 * sum(elements), int(step)
 
 
+def save_peak(language: str, sizes_mb: tuple[float, ...], directory: str) -> dict[str, Any]:
+    """One P11 measurement in a new process (benchmarks/save_peak.py): ``{"extra", "model", "step"}``."""
+    import json
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "save_peak.py")
+    done = subprocess.run(
+        [sys.executable, script, language, directory, *map(str, sizes_mb)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"save_peak.py {language} failed:\n{done.stdout[-2000:]}{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def p11(cfg) -> Rows:
-    """P11_py and P11_jvm: the peak extra RSS of one async save / the model's bytes, per repeat."""
+    """P11_py and P11_jvm: the peak extra RSS of one async save / the model's bytes, per repeat,
+    each measurement in a new process."""
     out: dict[str, list[float]] = {"py": [], "jvm": []}
     with tempfile.TemporaryDirectory(prefix="jhooks-bench-p11-") as tmp:
         for r in range(cfg["model_repeats"]):
-            for lang, measure_peak in (("py", python_async_save_peak), ("jvm", java_async_save_peak)):
-                gc.collect()
-                extra, nbytes, step = measure_peak(cfg["model_mb"], os.path.join(tmp, f"{lang}{r}"))
-                if step != 2:
-                    raise AssertionError(f"P11_{lang}: the measured save wrote step {step}, not 2")
-                out[lang].append(extra / nbytes)
+            for lang in ("py", "jvm"):
+                got = save_peak(lang, cfg["model_mb"], os.path.join(tmp, f"{lang}{r}"))
+                if got["step"] != 2:
+                    raise AssertionError(f"P11_{lang}: the measured save wrote step {got['step']}, not 2")
+                out[lang].append(got["extra"] / got["model"])
     model_mb = sum(cfg["model_mb"])
     rows = {f"P11_{k}": timing.value(v, model_mb, f"model {model_mb:g} MB") for k, v in out.items()}
     return {"P11": max(rows.values(), key=lambda r: r.ratio), **rows}

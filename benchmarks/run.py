@@ -103,20 +103,22 @@ samples costs the driver's call of the hook's callbacks and one clock read.
 
 P10 a sync save of the 1 GB model (float32 variables of 512, 256, 128 and 128 MB) by jhooks'
     CheckpointSaverHook / TensorFlow's own save of the same variables in the same session, to the
-    same disk: in Python tf.compat.v1.train.Saver.save (state file written, no meta graph: what the
-    hook writes), on the JVM tensorflow-java's Session.save. The hook's save is timed by its
-    listener, from beforeSave to afterSave (the NaN guard's fused check, the files, the state file,
-    rotation); 7 saves of each, alternated (the order swapped every other round), one checkpoint
-    kept each. P10_py: the Python hook in the Python session, P10_jvm: the Java hook in the JVM
-    session; P10 is the larger.                                                 goal <= 1.05
+    same disk: in Python tf.compat.v1.train.Saver(max_to_keep=1).save (state file written, no meta
+    graph: what the hook writes), on the JVM tensorflow-java's Session.save, timed with the deletion
+    of the previous checkpoint (Session.save keeps all; the hook's rotation and TF's max_to_keep
+    delete it). The hook's save is timed by its listener, from beforeSave to afterSave (the NaN
+    guard's fused check, the files, the state file, rotation); 7 saves of each, alternated (the
+    order swapped every other round), one checkpoint kept each. P10_py: the Python hook in the
+    Python session, P10_jvm: the Java hook in the JVM session; P10 is the larger. goal <= 1.05
 P11 the peak extra resident memory of one save by AsyncCheckpointSaverHook of the 1 GB model /
     the model's bytes: the process's RSS sampled every millisecond by a thread from the save's
     beforeSave (training thread, before the snapshot) until the write is on disk, minus its value
     at beforeSave. The measured save is the hook's first (the save after session creation is
     skipped by a listener), so it allocates the snapshot buffers: one snapshot and nothing more is
-    1.0. Each repeat (3) is a new session; P11_py: Python hook, Python session, P11_jvm: Java hook,
-    JVM session; P11 is the larger. A memory ratio, not a time: tests/hooks/test_large_model.py
-    asserts the same bound.                                                      goal <= 1.1
+    1.0. Each of the 3 repeats runs in a new process (benchmarks/save_peak.py: memory a session
+    freed earlier can stay with the allocator and be reused unseen); P11_py: Python hook, Python
+    session, P11_jvm: Java hook, JVM session; P11 is the larger. A memory ratio, not a time:
+    tests/hooks/test_large_model.py asserts the same bound (slow).              goal <= 1.1
 P12 what cross-language hooks cost on a realistic step: a small convolutional network on 28x28
     inputs, batch 64 (conv 5x5x16, pool, conv 5x5x32, pool, dense 128, dense 10, softmax
     cross-entropy, gradient descent; tens of ms per step here), with P8's four standard hooks.

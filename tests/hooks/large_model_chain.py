@@ -1,15 +1,14 @@
 """A model of several float32 variables saved and restored across languages and drivers, run as
 its own process by tests/hooks/test_large_model.py (so its memory is the process's own).
 
-    python tests/hooks/large_model_chain.py DIR MB [MB ...] [--peaks]
+    python tests/hooks/large_model_chain.py DIR MB [MB ...]
 
 Each leg restores the latest checkpoint of DIR, trains one step and saves with an
 AsyncCheckpointSaverHook at ``end``; legs alternate drivers and hook languages:
 Python driver + Python hook, JVM driver + Java hook, Python driver + Java hook, JVM driver +
 Python hook. After every leg every element of every variable in the new checkpoint must equal its
 global step (the train step adds 1 to each), so each leg proves the previous one's checkpoint was
-restored exactly by the other language. ``--peaks`` also measures benchmark P11 (the peak extra
-resident memory of one async save / the model's bytes, Python and Java). Prints one JSON line.
+restored exactly by the other language. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, REPO)
 
 from benchmarks import measure  # noqa: E402 - starts the JVM with TensorFlow's natives first
+
+# isort: split
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
@@ -86,8 +87,7 @@ def check(directory: str, sizes) -> int:
 
 def main() -> None:
     directory, *rest = sys.argv[1:]
-    peaks = "--peaks" in rest
-    sizes = tuple(float(x) for x in rest if x != "--peaks")
+    sizes = tuple(float(x) for x in rest)
     legs = [
         ("python", "python"),
         ("jvm", "java"),
@@ -98,13 +98,7 @@ def main() -> None:
     for driver, language in legs:
         (python_driver if driver == "python" else jvm_driver)(sizes, directory, language)
         steps.append(check(directory, sizes))
-    out: dict = {"steps": steps}
-    if peaks:
-        for name, peak in (("python", measure.python_async_save_peak), ("java", measure.java_async_save_peak)):
-            extra, nbytes, step = peak(sizes, os.path.join(directory, f"peak-{name}"))
-            out[f"peak_{name}"] = extra / nbytes
-            out[f"peak_{name}_step"] = step
-    print(json.dumps(out), flush=True)
+    print(json.dumps({"steps": steps}), flush=True)
 
 
 if __name__ == "__main__":

@@ -93,8 +93,9 @@ public final class SaveBench {
    * Benchmark P10 on the JVM: in one session of {@code graph}, {@code saves} sync saves by {@link
    * CheckpointSaverHook} (a save every step: its listener-timed save, from {@code beforeSave} to
    * {@code afterSave}: the NaN check, the files, the state file, rotation) alternated with as many
-   * {@code Session.save} calls of tensorflow-java's raw session (the order swapped every other
-   * round), both under {@code dir}, keeping one checkpoint each.
+   * {@code Session.save} calls of tensorflow-java's raw session, each timed with the deletion of
+   * the previous one (what the hook's rotation does; the order swapped every other round), both
+   * under {@code dir}, keeping one checkpoint each.
    *
    * @return {@code [hook seconds..., raw seconds...]}, {@code saves} each, in round order
    */
@@ -112,16 +113,18 @@ public final class SaveBench {
     try (MonitoredSession s = MonitoredSession.builder(graph).hooks(raw, hook).build()) {
       timer.seconds.clear(); // the save after session creation
       Files.createDirectories(rawDir);
+      String previous = rawDir.resolve("model.ckpt-first").toString();
+      raw.session.rawSession().save(previous);
       for (int r = 0; r < saves; r++) {
         String prefix = rawDir.resolve("model.ckpt-" + r).toString();
         if (r % 2 == 0) {
           s.run(GlobalStep.TRAIN_STEP);
-          out[saves + r] = rawSave(raw.session, prefix);
+          out[saves + r] = rawSave(raw.session, prefix, previous);
         } else {
-          out[saves + r] = rawSave(raw.session, prefix);
+          out[saves + r] = rawSave(raw.session, prefix, previous);
           s.run(GlobalStep.TRAIN_STEP);
         }
-        deleteCheckpoint(prefix);
+        previous = prefix;
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -132,9 +135,15 @@ public final class SaveBench {
     return out;
   }
 
-  private static double rawSave(TfSession session, String prefix) {
+  /**
+   * Seconds of tensorflow-java's save of {@code prefix} and the deletion of the {@code previous}
+   * checkpoint: what keeping one checkpoint costs (the hook's rotation, TF's {@code max_to_keep}).
+   */
+  private static double rawSave(TfSession session, String prefix, String previous)
+      throws IOException {
     long t0 = System.nanoTime();
     session.rawSession().save(prefix);
+    deleteCheckpoint(previous);
     return (System.nanoTime() - t0) / 1e9;
   }
 
