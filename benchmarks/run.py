@@ -198,7 +198,7 @@ QUICK = {
     "sizes_kb": (1, 64),
     "model_mb": (4, 2, 1, 1),
     "model_saves": 2,
-    "model_repeats": 1,
+    "model_repeats": 2,
     "conv_batch": 8,
 }
 
