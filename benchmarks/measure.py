@@ -518,7 +518,7 @@ def p11(cfg) -> Rows:
                 if got["step"] != 2:
                     raise AssertionError(f"P11_{lang}: the measured save wrote step {got['step']}, not 2")
                 out[lang].append(got["extra"] / got["model"])
-    model_mb = sum(cfg["model_mb"])
+    model_mb = float(sum(cfg["model_mb"]))
     rows = {f"P11_{k}": timing.value(v, model_mb, f"model {model_mb:g} MB") for k, v in out.items()}
     return {"P11": max(rows.values(), key=lambda r: r.ratio), **rows}
 

@@ -11,8 +11,10 @@ TF's ``AsyncCheckpointSaverHook``) with TF's defects fixed (docs/standard-hooks.
   buffers in the training graph (one grouped op; after the first save into their existing memory)
   and the writer thread writes the buffers (``saveSnapshot``) from the training session, so the
   training thread is blocked for about one copy of the saved bytes and the process holds one
-  snapshot, nothing more. Otherwise the run fetches the values and the writer thread writes them
-  with SnapshotWriter.
+  snapshot, nothing more. The writer thread is registered with the session's coordinator
+  (``registerThread``, TF's ``register_thread``), so when the monitored session closes, after an
+  error too, it first waits for the write in flight (TF's stop grace period). Otherwise the run
+  fetches the values and the writer thread writes them with SnapshotWriter.
 - Overlap policy WAIT, no silent skip: at most one write in flight; a save due while the previous
   write runs first waits for it (then snapshots), counted in ``overlapCount()`` and logged.
 - No lost failure: a failed background write is raised as CheckpointSaveError on the training
@@ -218,6 +220,9 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                     target=self._writeLoop, daemon=True, name="AsyncCheckpointSaverHook-writer"
                 )
                 self._thread.start()
+                register = getattr(self._coord, "registerThread", None)
+                if register is not None:  # the session's close waits for the write from the buffers
+                    register(self._thread)
             self._cond.notify_all()
         return False  # listeners' afterSave run later, in _deliver
 
@@ -259,6 +264,11 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             step, prefix, cause = failure
             raise CheckpointSaveError("AsyncCheckpointSaverHook", callback, step, prefix, cause) from cause
 
+    def _stopping(self) -> bool:
+        """Whether the session's coordinator asks threads to stop (its close then joins them)."""
+        coord = self._coord
+        return coord is not None and hasattr(coord, "registerThread") and bool(coord.shouldStop())
+
     def _awaitIdle(self) -> None:
         with self._cond:
             while self._job is not None:
@@ -268,9 +278,11 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
     def _writeLoop(self) -> None:
         while True:
             with self._cond:
-                while self._job is None and not self._shutdown:
-                    self._cond.wait()
-                if self._job is None:
+                while self._job is None and not self._shutdown and not self._stopping():
+                    self._cond.wait(0.05)
+                if self._job is None:  # shut down, or the coordinator stops: the next save starts a writer
+                    if self._thread is threading.current_thread():
+                        self._thread = None
                     return
                 step, prefix, snapshot = self._job
             failure: BaseException | None = None

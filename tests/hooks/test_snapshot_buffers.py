@@ -7,6 +7,7 @@ when the weights are NaN, and the buffers reused (no memory growth save after sa
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 import pytest
@@ -178,3 +179,44 @@ def test_a_java_async_saver_in_the_python_session_snapshots_into_the_python_buff
     assert [int(s) for s in saver.savedSteps()] == takes
     for step in takes:
         assert_consistent(str(tmp_path / f"model.ckpt-{step}"), step)
+
+
+class SlowWrites(AsyncCheckpointSaverHook):
+    """Fault injection: each background write starts 0.5 s late."""
+
+    def _writer(self):
+        real = super()._writer()
+
+        class Late:
+            def nonFinite(self, snapshot):
+                return real.nonFinite(snapshot)
+
+            def writeSnapshot(self, prefix, snapshot):
+                time.sleep(0.5)
+                real.writeSnapshot(prefix, snapshot)
+
+            def close(self):
+                real.close()
+
+        return Late()
+
+
+def test_a_session_closed_by_an_error_waits_for_the_write_in_flight(tmp_path, takes):
+    """TF's close joins the writer (registered with the coordinator) before closing the session
+    the buffers live in: the checkpoint in flight when training fails is written."""
+
+    class Fails(tf.compat.v1.train.SessionRunHook):
+        def after_run(self, run_context, run_values):
+            if run_context.session.run(m.gs) == 3:
+                raise RuntimeError("training fails after step 3")
+
+    _, m = in_graph(lambda: Model(size=4096))
+    hook = SlowWrites(str(tmp_path), saveSteps=2, maxToKeep=0)
+    with m.gs.graph.as_default():
+        with pytest.raises(RuntimeError, match="training fails"):
+            with tf.compat.v1.train.MonitoredSession(hooks=[*to_tf_hooks([hook]), Fails()]) as session:
+                for _ in range(5):
+                    session.run(m.train)
+    hook.close()  # no failure is pending: the write of step 2 finished before the session closed
+    assert takes == [0, 2] and hook.savedSteps() == [0, 2]
+    assert_consistent(str(tmp_path / "model.ckpt-2"), 2)
