@@ -167,47 +167,30 @@ class _PythonSessionProxy:
             out.add(backend.jstring(str(name)))
         return out
 
-    def _snapshotMethod(self, name: str) -> Any:
-        """The Python view's snapshot-buffer method ``name``; Java's UnsupportedOperationException
-        when it has none (the Java saver then fetches the values)."""
+    def _noBuffers(self) -> Any:
         backend = _backend()
-        method = getattr(self.session, name, None)
-        if method is None:
-            unsupported = backend.jclass("java.lang.UnsupportedOperationException")
-            raise backend.raisable(unsupported(f"{_describe(self.session)} has no snapshot buffers"))
-        return method
-
-    def _unsupported(self, e: NotImplementedError) -> Any:
-        backend = _backend()
-        return backend.raisable(backend.jclass("java.lang.UnsupportedOperationException")(str(e)))
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
+        return backend.raisable(
+            unsupported(
+                f"{_describe(self.session)}: no snapshot buffers for Java savers (TensorFlow's monitored session "
+                "closes the session after an error without waiting for a Java writer thread, which would write "
+                "from it; the Java saver fetches the values instead)"
+            )
+        )
 
     @python_errors
     def takeSnapshot(self) -> Any:
-        """The Python view's ``takeSnapshot()`` (a Java saver snapshots a Python session into its
-        buffers: nothing crosses but the global step)."""
-        try:
-            return _backend().jlong(int(self._snapshotMethod("takeSnapshot")()))
-        except NotImplementedError as e:
-            raise self._unsupported(e) from None
+        """Java's UnsupportedOperationException: a Java async saver in a Python session fetches
+        its snapshot (its writer is not one TF's coordinator joins before closing the session)."""
+        raise self._noBuffers()
 
     @python_errors
     def saveSnapshot(self, prefix: Any) -> None:
-        try:
-            self._snapshotMethod("saveSnapshot")(str(prefix))
-        except NotImplementedError as e:
-            raise self._unsupported(e) from None
+        raise self._noBuffers()
 
     @python_errors
     def nonFiniteSnapshot(self) -> Any:
-        try:
-            names = self._snapshotMethod("nonFiniteSnapshot")()
-        except NotImplementedError as e:
-            raise self._unsupported(e) from None
-        backend = _backend()
-        out = backend.jclass("java.util.ArrayList")()
-        for name in names:
-            out.add(backend.jstring(str(name)))
-        return out
+        raise self._noBuffers()
 
     @python_errors
     def globalStepTensorName(self) -> str:
