@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.SnapshotWriter;
+import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -147,7 +148,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     if (!beforeSave(session, decidedStep, prefix)) {
       return;
     }
-    Map<String, NdArray<?>> snapshot; // null: the snapshot is in the session's buffers
+    Map<String, Tensor> snapshot; // null: the snapshot is in the session's buffers
     long step;
     try {
       Long buffered = saver.variables() == null ? takeSnapshot(session) : null;
@@ -159,8 +160,9 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
         fetches.put(STEP_KEY, session.globalStepTensorName());
         @SuppressWarnings("unchecked")
         Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(fetches);
-        snapshot = values;
-        step = ((Number) snapshot.remove(STEP_KEY).getObject()).longValue();
+        step = ((Number) values.remove(STEP_KEY).getObject()).longValue();
+        // copied now: a fetched value may be a view valid only during this callback
+        snapshot = tensorsOf(values);
       }
     } catch (RuntimeException e) {
       throw saveFailure(callback, decidedStep, prefix, e);
@@ -195,7 +197,7 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
                   session.saveSnapshot(finalPrefix);
                 }
               } else {
-                nonFinite = writeSnapshot(writer, finalPrefix, snapshot);
+                nonFinite = writeTensors(writer, finalPrefix, snapshot);
               }
               if (!nonFinite.isEmpty()) {
                 refuseNonFinite(labelled, "writer thread", nonFinite);
