@@ -1,7 +1,7 @@
 """A model of several float32 variables saved and restored across languages and drivers, run as
 its own process by tests/hooks/test_large_model.py (so its memory is the process's own).
 
-    python tests/hooks/large_model_chain.py DIR MB [MB ...]
+    python tests/hooks/large_model_chain.py DIR MB [MB ...] [--legs 1,2,4]
 
 Each leg restores the latest checkpoint of DIR, trains one step and saves with an
 AsyncCheckpointSaverHook at ``end``; legs alternate drivers and hook languages:
@@ -87,6 +87,11 @@ def check(directory: str, sizes) -> int:
 
 def main() -> None:
     directory, *rest = sys.argv[1:]
+    chosen = [1, 2, 3, 4]
+    if "--legs" in rest:
+        at = rest.index("--legs")
+        chosen = [int(x) for x in rest[at + 1].split(",")]
+        del rest[at : at + 2]
     sizes = tuple(float(x) for x in rest)
     legs = [
         ("python", "python"),
@@ -95,7 +100,7 @@ def main() -> None:
         ("jvm", "python"),
     ]
     steps = []
-    for driver, language in legs:
+    for driver, language in (legs[i - 1] for i in chosen):
         (python_driver if driver == "python" else jvm_driver)(sizes, directory, language)
         steps.append(check(directory, sizes))
     print(json.dumps({"steps": steps}), flush=True)
