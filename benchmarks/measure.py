@@ -321,6 +321,272 @@ def p5(cfg) -> Rows:
     }
 
 
+def _model_graph(sizes_mb: tuple[float, ...]):
+    """Float32 variables ``big<i>`` of ``sizes_mb[i]`` MB (zeros) and a train op adding 1 to each
+    and to the global step (twin of org.jhooks.bench.SaveBench.model); the graph, train op and
+    the model's bytes."""
+    elements = [int(mb * 2**20 / 4) for mb in sizes_mb]
+    graph = tf.Graph()
+    with graph.as_default():
+        step = tf.compat.v1.train.get_or_create_global_step()
+        variables = [
+            tf.compat.v1.get_variable(f"big{i}", [n], tf.float32, tf.zeros_initializer())
+            for i, n in enumerate(elements)
+        ]
+        with tf.control_dependencies([v.assign_add(tf.ones([n])) for v, n in zip(variables, elements)]):
+            train_op = step.assign_add(1)
+    return graph, train_op, 4 * sum(elements)
+
+
+def _java_longs(values: Iterable[int]) -> Any:
+    return jpype.JArray(jpype.JLong)([int(v) for v in values])
+
+
+class _SaveTimer(jhooks.CheckpointSaverListener):
+    """Seconds from each save's beforeSave to its afterSave (the NaN check, the files, the state
+    file, rotation); with ``skipFirst`` the save after session creation is skipped."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self._t0 = 0.0
+
+    def beforeSave(self, session, globalStep):
+        self._t0 = time.perf_counter()
+
+    def afterSave(self, session, globalStep):
+        self.seconds.append(time.perf_counter() - self._t0)
+        return False
+
+
+class _RawSession(tf.compat.v1.train.SessionRunHook):
+    """Keeps TensorFlow's raw session of a MonitoredSession (for its own Saver.save)."""
+
+    session: Any = None
+
+    def after_create_session(self, session, coord):
+        self.session = session
+
+
+def _python_sync_saves(cfg, directory: str) -> tuple[list[float], list[float]]:
+    """P10's Python side: in one session, ``model_saves`` saves by CheckpointSaverHook (a save every
+    step, listener-timed) alternated with as many ``tf.compat.v1.train.Saver.save`` calls of the
+    same variables (state file written, no meta graph: what the hook writes), order swapped every
+    other round, one checkpoint kept each."""
+    from jhooks.hooks import CheckpointSaverHook
+
+    graph, train_op, _ = _model_graph(cfg["model_mb"])
+    timer, raw = _SaveTimer(), _RawSession()
+    hook = CheckpointSaverHook(os.path.join(directory, "hook"), saveSteps=1, maxToKeep=1, listeners=[timer])
+    with graph.as_default():
+        saver = tf.compat.v1.train.Saver(max_to_keep=1, sharded=False)
+        session = tf.compat.v1.train.MonitoredSession(hooks=[raw, *to_tf_hooks([hook])])
+    theirs = []
+    prefix = os.path.join(directory, "tf", "model.ckpt")
+
+    def tf_save(r: int) -> None:
+        t0 = time.perf_counter()
+        saver.save(raw.session, prefix, global_step=r, write_meta_graph=False)
+        theirs.append(time.perf_counter() - t0)
+
+    with graph.as_default(), session:
+        timer.seconds.clear()  # the save after session creation
+        for r in range(cfg["model_saves"]):
+            if r % 2 == 0:
+                session.run(train_op)
+                tf_save(r)
+            else:
+                tf_save(r)
+                session.run(train_op)
+    return timer.seconds, theirs
+
+
+def p10(cfg) -> Rows:
+    """P10_py and P10_jvm, one after the other (each holds the model once)."""
+    saves = cfg["model_saves"]
+    with tempfile.TemporaryDirectory(prefix="jhooks-bench-p10-") as tmp:
+        ours_py, tf_py = _python_sync_saves(cfg, os.path.join(tmp, "py"))
+        gc.collect()
+        graph = J("org.jhooks.bench.SaveBench").model(_java_longs(mb * 2**20 / 4 for mb in cfg["model_mb"]))
+        try:
+            out = list(J("org.jhooks.bench.SaveBench").syncSaves(graph, os.path.join(tmp, "jvm"), saves))
+        finally:
+            graph.close()
+    rows = {"P10_py": ratio(ours_py, tf_py), "P10_jvm": ratio(out[:saves], out[saves:])}
+    return {"P10": max(rows.values(), key=lambda r: r.ratio), **rows}
+
+
+class _Peak:
+    """The process's peak resident set from ``start()`` on, sampled every millisecond by a thread
+    (it runs while TensorFlow and Java calls release the GIL)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.baseline = -1.0
+        self.peak = 0.0
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True, name="rss-sampler")
+        self._thread.start()
+
+    def start(self) -> None:
+        with self._lock:
+            self.baseline = self.peak = _rss_mb() * 2**20
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.001):
+            with self._lock:
+                if self.baseline >= 0:
+                    self.peak = max(self.peak, _rss_mb() * 2**20)
+
+    def stop(self) -> float:
+        """The peak extra bytes over the baseline."""
+        with self._lock:
+            self.peak = max(self.peak, _rss_mb() * 2**20)
+        self._done.set()
+        self._thread.join()
+        return self.peak - self.baseline
+
+
+class _MarkFirstSave(jhooks.CheckpointSaverListener):
+    """Skips the save after session creation; the next save's beforeSave starts the peak."""
+
+    def __init__(self, peak: _Peak) -> None:
+        self.peak = peak
+
+    def beforeSave(self, session, globalStep):
+        if globalStep == 0:
+            return jhooks.SaveDecision.SKIP
+        self.peak.start()
+        return None
+
+
+def python_async_save_peak(sizes_mb: tuple[float, ...], directory: str) -> tuple[float, int, int]:
+    """The peak extra resident bytes of one save by the Python AsyncCheckpointSaverHook of the model
+    of ``sizes_mb`` (its first: the save after session creation is skipped), from its beforeSave on
+    the training thread until the write is on disk; with the model's bytes and the saved step."""
+    from jhooks.hooks import AsyncCheckpointSaverHook
+
+    graph, train_op, nbytes = _model_graph(sizes_mb)
+    peak = _Peak()
+    hook = AsyncCheckpointSaverHook(directory, saveSteps=2, maxToKeep=1, listeners=[_MarkFirstSave(peak)])
+    try:
+        with graph.as_default(), tf.compat.v1.train.MonitoredSession(hooks=to_tf_hooks([hook])) as session:
+            session.run(train_op)
+            session.run(train_op)  # the save of step 2
+            hook.waitForPendingSaves()
+            extra = peak.stop()
+    finally:
+        peak.stop()
+    return extra, nbytes, int(hook.lastSavedStep() or -1)
+
+
+def java_async_save_peak(sizes_mb: tuple[float, ...], directory: str) -> tuple[float, int, int]:
+    """The same for the Java AsyncCheckpointSaverHook in the JVM session (SaveBench.asyncSavePeak)."""
+    elements = [int(mb * 2**20 / 4) for mb in sizes_mb]
+    graph = J("org.jhooks.bench.SaveBench").model(_java_longs(elements))
+    try:
+        extra, step = J("org.jhooks.bench.SaveBench").asyncSavePeak(graph, directory)
+    finally:
+        graph.close()
+    return float(extra), 4 * sum(elements), int(step)
+
+
+def save_peak(language: str, sizes_mb: tuple[float, ...], directory: str) -> dict[str, Any]:
+    """One P11 measurement in a new process (benchmarks/save_peak.py): ``{"extra", "model", "step"}``."""
+    import json
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "save_peak.py")
+    done = subprocess.run(
+        [sys.executable, script, language, directory, *map(str, sizes_mb)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"save_peak.py {language} failed:\n{done.stdout[-2000:]}{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def p11(cfg) -> Rows:
+    """P11_py and P11_jvm: the peak extra RSS of one async save / the model's bytes, per repeat,
+    each measurement in a new process."""
+    out: dict[str, list[float]] = {"py": [], "jvm": []}
+    with tempfile.TemporaryDirectory(prefix="jhooks-bench-p11-") as tmp:
+        for r in range(cfg["model_repeats"]):
+            for lang in ("py", "jvm"):
+                got = save_peak(lang, cfg["model_mb"], os.path.join(tmp, f"{lang}{r}"))
+                if got["step"] != 2:
+                    raise AssertionError(f"P11_{lang}: the measured save wrote step {got['step']}, not 2")
+                out[lang].append(got["extra"] / got["model"])
+    model_mb = float(sum(cfg["model_mb"]))
+    rows = {f"P11_{k}": timing.value(v, model_mb, f"model {model_mb:g} MB") for k, v in out.items()}
+    return {"P11": max(rows.values(), key=lambda r: r.ratio), **rows}
+
+
+def conv_graph(batch: int):
+    """Benchmark P12's step: a small convolutional network on 28x28x1 inputs (``batch`` of them,
+    constants), conv 5x5x16 + ReLU + 2x2 max pool, conv 5x5x32 + ReLU + 2x2 max pool, dense 128 +
+    ReLU, dense 10, softmax cross-entropy ``loss``, one gradient descent step and the global
+    step's increment per run. Ref variables with one ``init`` op, so the JVM session runs the same
+    GraphDef (imported, ``init`` as its local init op)."""
+    rng = np.random.default_rng(0)
+    graph = tf.Graph()
+    with graph.as_default():
+        keys = tf.compat.v1.GraphKeys
+        step = tf.compat.v1.get_variable(
+            "global_step", [], tf.int64, tf.zeros_initializer(), trainable=False, use_resource=False,
+            collections=[keys.GLOBAL_VARIABLES, keys.GLOBAL_STEP],
+        )  # fmt: skip
+        x = tf.constant(rng.random([batch, 28, 28, 1], np.float32), name="images")
+        labels = tf.constant(rng.integers(0, 10, [batch]).astype(np.int64), name="labels")
+
+        def weight(name, shape):
+            init = tf.compat.v1.truncated_normal_initializer(stddev=0.1, seed=1)
+            return tf.compat.v1.get_variable(name, shape, tf.float32, init, use_resource=False)
+
+        h = x
+        for i, (k, c_in, c_out) in enumerate(((5, 1, 16), (5, 16, 32))):
+            h = tf.nn.relu(tf.nn.conv2d(h, weight(f"conv{i}", [k, k, c_in, c_out]), 1, "SAME"))
+            h = tf.nn.max_pool2d(h, 2, 2, "SAME")
+        h = tf.reshape(h, [batch, 7 * 7 * 32])
+        h = tf.nn.relu(tf.matmul(h, weight("dense0", [7 * 7 * 32, 128])))
+        logits = tf.matmul(h, weight("dense1", [128, 10]))
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits), name="loss")
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.01).minimize(loss, global_step=step, name="train")
+        tf.compat.v1.global_variables_initializer().name  # noqa: B018 - the op named "init"
+    return graph, train_op
+
+
+def _java_conv_graph(stack: contextlib.ExitStack, batch: int) -> Any:
+    graph, _ = conv_graph(batch)
+    graph_def = J("org.tensorflow.proto.GraphDef").parseFrom(graph.as_graph_def().SerializeToString())
+    java = _closing_graph(stack, J("org.tensorflow.Graph")())
+    java.importGraphDef(graph_def)
+    return java
+
+
+def p12(cfg) -> Rows:
+    """P12_jvm and P12_py in one interleaving, on the conv step."""
+    batch = cfg["conv_batch"]
+    with contextlib.ExitStack() as stack:
+        graph = _java_conv_graph(stack, batch)
+        init = _java_list(["init"])
+        jvm_variants = {"jvm:py": _standard_hooks("py_jvm"), "jvm:java": _standard_hooks("java_raw")}
+        hook_sets = _java_list(_java_list(hooks) for hooks in jvm_variants.values())
+        overhead = J("org.jhooks.bench.HookSetOverhead")(graph, "train", _java_list([]), hook_sets, init)
+        stack.callback(overhead.close)
+        blocks: dict[str, Block] = {
+            "py:java": _python_session(stack, _standard_hooks("java"), lambda: conv_graph(batch)),
+            "py:tf": _python_session(stack, _standard_hooks("tf"), lambda: conv_graph(batch), tf_hooks=True),
+            "jvm:py": functools.partial(overhead.block, 1),
+            "jvm:java": functools.partial(overhead.block, 2),
+        }
+        t = timing.interleave(blocks, settings(cfg))
+    rows = {"P12_jvm": ratio(t["jvm:py"], t["jvm:java"]), "P12_py": ratio(t["py:java"], t["py:tf"])}
+    CURVES["P12 ms/step"] = {name: statistics.median(v) * 1e3 for name, v in t.items()}
+    return {"P12": max(rows.values(), key=lambda r: r.ratio), **rows}
+
+
 def _slopes(times: dict[int, list[float]], counts: tuple[int, ...]) -> tuple[list[float], timing.Slope]:
     """The per-repeat least-squares slopes of per-step time over ``counts`` hooks, and the slope
     of all repeats' points together with its 95 % confidence interval."""
@@ -609,5 +875,8 @@ FAMILIES: dict[str, Callable[[dict[str, Any]], Rows]] = {
     "P7": p7,
     "P8": p8,
     "P9": p9,
+    "P10": p10,
+    "P11": p11,
+    "P12": p12,
     "sizes": sizes,
 }

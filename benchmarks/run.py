@@ -101,6 +101,32 @@ P9b the same on the jhooks JVM MonitoredSession with the Java ProgressBarHook, s
 Both bars sample at most every 0.2 s (docs/standard-hooks.md, "Progress bars"): a run between
 samples costs the driver's call of the hook's callbacks and one clock read.
 
+P10 a sync save of the 1 GB model (float32 variables of 512, 256, 128 and 128 MB) by jhooks'
+    CheckpointSaverHook / TensorFlow's own save of the same variables in the same session, to the
+    same disk: in Python tf.compat.v1.train.Saver(max_to_keep=1).save (state file written, no meta
+    graph: what the hook writes), on the JVM tensorflow-java's Session.save, timed with the deletion
+    of the previous checkpoint (Session.save keeps all; the hook's rotation and TF's max_to_keep
+    delete it). The hook's save is timed by its listener, from beforeSave to afterSave (the NaN
+    guard's fused check, the files, the state file, rotation); 7 saves of each, alternated (the
+    order swapped every other round), one checkpoint kept each. P10_py: the Python hook in the
+    Python session, P10_jvm: the Java hook in the JVM session; P10 is the larger. goal <= 1.05
+P11 the peak extra resident memory of one save by AsyncCheckpointSaverHook of the 1 GB model /
+    the model's bytes: the process's RSS sampled every millisecond by a thread from the save's
+    beforeSave (training thread, before the snapshot) until the write is on disk, minus its value
+    at beforeSave. The measured save is the hook's first (the save after session creation is
+    skipped by a listener), so it allocates the snapshot buffers: one snapshot and nothing more is
+    1.0. Each of the 3 repeats runs in a new process (benchmarks/save_peak.py: memory a session
+    freed earlier can stay with the allocator and be reused unseen); P11_py: Python hook, Python
+    session, P11_jvm: Java hook, JVM session; P11 is the larger. A memory ratio, not a time:
+    tests/hooks/test_large_model.py asserts the same bound (slow).              goal <= 1.1
+P12 what cross-language hooks cost on a realistic step: a small convolutional network on 28x28
+    inputs, batch 64 (conv 5x5x16, pool, conv 5x5x32, pool, dense 128, dense 10, softmax
+    cross-entropy, gradient descent; tens of ms per step here), with P8's four standard hooks.
+    P12_jvm: the JVM session with the four as Python hooks (as_java_hook) / the four as Java
+    hooks; P12_py: the Python session with the four as Java hooks (JavaHook) / TensorFlow's own
+    four. The JVM session runs the GraphDef the Python one builds (imported, its ``init`` op run
+    at creation). One interleaving; P12 is the larger.                         goal <= 1.01
+
 sizes: the fetch cost against tensor size for the plot (each driver, a hook in each language,
 1 KB to 256 MB, next to one memcpy); its row is P4's ratio at the largest size.
 
@@ -152,6 +178,10 @@ FULL = {
     "p7_steps": (1000, 10000),
     "p7_mb": (64, 1),
     "sizes_kb": (1, 16, 256, 4096, 65536, 262144),
+    "model_mb": (512, 256, 128, 128),
+    "model_saves": 7,
+    "model_repeats": 3,
+    "conv_batch": 64,
 }
 QUICK = {
     "repeats": 3,
@@ -166,6 +196,10 @@ QUICK = {
     "p7_steps": (10, 40),
     "p7_mb": (1, 1),
     "sizes_kb": (1, 64),
+    "model_mb": (4, 2, 1, 1),
+    "model_saves": 2,
+    "model_repeats": 2,
+    "conv_batch": 8,
 }
 
 

@@ -50,11 +50,22 @@ GOALS = {
     "P8f": 1.2,
     "P9a": 1.01,
     "P9b": 1.01,
+    "P10": 1.05,
+    "P10_py": 1.05,
+    "P10_jvm": 1.05,
+    "P11": 1.1,
+    "P11_py": 1.1,
+    "P11_jvm": 1.1,
+    "P12": 1.01,
+    "P12_py": 1.01,
+    "P12_jvm": 1.01,
 }
 
 UNITS = {"P3": "s/call", "P5": "s blocked", "P5_sync": "s blocked", "P5_check": "s", "sizes": "s/step"}
 UNITS.update({"P6": "s/hook", "P6_py": "s/hook", "P6_jvm": "s/hook"})
 UNITS.update({k: "MB | steps" for k in GOALS if k.startswith("P7")})
+UNITS.update({k: "s" for k in ("P10", "P10_py", "P10_jvm")})
+UNITS.update({k: "x model | MB" for k in ("P11", "P11_py", "P11_jvm")})
 
 LABELS = {
     "P1": "Python session, 10 no-op Java hooks ÷ 10 no-op Python hooks",
@@ -81,10 +92,19 @@ LABELS = {
     "P8f": "Python session: the four as Java hooks ÷ as jhooks' Python hooks",
     "P9a": "Python ProgressBarHook ÷ no hook",
     "P9b": "Java ProgressBarHook ÷ no hook, JVM session",
+    "P10": "sync save of the 1 GB model: jhooks' CheckpointSaverHook ÷ TensorFlow's own save, the larger of:",
+    "P10_py": "Python hook ÷ `tf.compat.v1.train.Saver.save`, Python session",
+    "P10_jvm": "Java hook ÷ tensorflow-java's `Session.save`, JVM session",
+    "P11": "peak extra RSS of one async save ÷ the model's bytes (1 GB), the larger of:",
+    "P11_py": "Python AsyncCheckpointSaverHook, Python session",
+    "P11_jvm": "Java AsyncCheckpointSaverHook, JVM session",
+    "P12": "conv net step (28×28, batch 64) with the standard four, the larger of:",
+    "P12_py": "Python session: the four as Java hooks ÷ TensorFlow's own four",
+    "P12_jvm": "JVM session: the four as Python hooks ÷ as Java hooks",
 }
 
 
-FAMILIES = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "sizes")
+FAMILIES = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "sizes")
 """What run.py measures in one go each (one interleaving): a family gives one or more rows."""
 
 
@@ -93,7 +113,7 @@ def family(name: str) -> str:
     ValueError naming the known families for anything else."""
     if name in FAMILIES:
         return name
-    match = re.match(r"P\d", name)
+    match = re.match(r"P\d+", name)
     if match is None or match.group() not in FAMILIES:
         raise ValueError(f"unknown benchmark {name!r}; known: {', '.join(FAMILIES)}, or a row such as P8e")
     return match.group()

@@ -23,6 +23,13 @@ class Session(Protocol):
     the checkpoint saver hooks use it to snapshot variables (docs/standard-hooks.md) and raise
     NotImplementedError naming it when a view lacks it.
 
+    Optional snapshot buffers (twins of Java's default methods): ``takeSnapshot()`` -> the int
+    global step of ONE run copying every variable ``save`` writes into buffers the view keeps;
+    ``saveSnapshot(prefix)`` writes them as ``save`` would (from another thread, while training
+    runs); ``nonFiniteSnapshot()`` -> the float keys of the snapshot holding NaN or infinity.
+    AsyncCheckpointSaverHook uses them when present (else it fetches the values); a view without
+    them lacks the methods or raises NotImplementedError.
+
     Optional too (twin of Java's default ``Session#checkpointGuard()``): ``checkpointGuard()`` ->
     the :class:`~jhooks.api.checkpoint_guard.CheckpointGuard` every hook of the raw session shares;
     read it with ``CheckpointGuard.of(session)``, which falls back to one guard per view object.

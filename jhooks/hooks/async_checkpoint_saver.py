@@ -6,6 +6,15 @@ TF's ``AsyncCheckpointSaverHook``) with TF's defects fixed (docs/standard-hooks.
 - Consistent: all variables are read with ONE raw run on the training thread (the snapshot), so
   the checkpoint labelled step N holds exactly the values at global step N while training goes on
   during the write.
+- At memory speed: when the view offers snapshot buffers (``takeSnapshot``, as jhooks' views of
+  TensorFlow sessions do) and the Saver lists no variables, that run copies every variable into
+  buffers in the training graph (one grouped op; after the first save into their existing memory)
+  and the writer thread writes the buffers (``saveSnapshot``) from the training session, so the
+  training thread is blocked for about one copy of the saved bytes and the process holds one
+  snapshot, nothing more. The writer thread is registered with the session's coordinator
+  (``registerThread``, TF's ``register_thread``), so when the monitored session closes, after an
+  error too, it first waits for the write in flight (TF's stop grace period). Otherwise the run
+  fetches the values and the writer thread writes them with SnapshotWriter.
 - Overlap policy WAIT, no silent skip: at most one write in flight; a save due while the previous
   write runs first waits for it (then snapshots), counted in ``overlapCount()`` and logged.
 - No lost failure: a failed background write is raised as CheckpointSaveError on the training
@@ -34,7 +43,36 @@ from jhooks.hooks.saver import Saver
 
 logger = logging.getLogger(__name__)
 
-_Job = tuple[int, str, dict[str, Any]]  # (labelled step, prefix, snapshot)
+_Job = tuple[int, str, Any]  # (labelled step, prefix, snapshot: values, or _InBuffers)
+
+
+class _InBuffers:
+    """A snapshot held in the session view's snapshot buffers (its ``takeSnapshot``)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+
+class _Writes:
+    """What the writer thread writes a snapshot with: the view's buffers for a snapshot in them,
+    else the SnapshotWriter (values in memory)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def nonFinite(self, snapshot: Any) -> list[str]:
+        if isinstance(snapshot, _InBuffers):
+            return list(snapshot.session.nonFiniteSnapshot())
+        return list(self.writer.nonFinite(snapshot))
+
+    def writeSnapshot(self, prefix: str, snapshot: Any) -> None:
+        if isinstance(snapshot, _InBuffers):
+            snapshot.session.saveSnapshot(prefix)
+        else:
+            self.writer.writeSnapshot(prefix, snapshot)
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 class AsyncCheckpointSaverHook(CheckpointSaverHook):
@@ -182,8 +220,27 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
                     target=self._writeLoop, daemon=True, name="AsyncCheckpointSaverHook-writer"
                 )
                 self._thread.start()
+                register = getattr(self._coord, "registerThread", None)
+                if register is not None:  # the session's close waits for the write from the buffers
+                    register(self._thread)
             self._cond.notify_all()
         return False  # listeners' afterSave run later, in _deliver
+
+    def _snapshot(self, session: Any, step: int) -> tuple[int, Any]:
+        """The view's snapshot buffers when it has them and the Saver lists no variables (one run
+        copying every variable, the global step of that run the label), else the fetched values."""
+        take = getattr(session, "takeSnapshot", None)
+        if take is not None and self._saver.variables() is None:
+            try:
+                label = int(take())
+            except NotImplementedError:
+                pass
+            else:
+                return self._labelled(step, label), _InBuffers(session)
+        return super()._snapshot(session, step)
+
+    def _writer(self) -> Any:
+        return _Writes(super()._writer())
 
     def _deliver(self, session: Any, runContext: Any, callback: str) -> None:
         """Calls afterSave for every checkpoint written since the last callback, then raises a
@@ -207,6 +264,11 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
             step, prefix, cause = failure
             raise CheckpointSaveError("AsyncCheckpointSaverHook", callback, step, prefix, cause) from cause
 
+    def _stopping(self) -> bool:
+        """Whether the session's coordinator asks threads to stop (its close then joins them)."""
+        coord = self._coord
+        return coord is not None and hasattr(coord, "registerThread") and bool(coord.shouldStop())
+
     def _awaitIdle(self) -> None:
         with self._cond:
             while self._job is not None:
@@ -216,9 +278,11 @@ class AsyncCheckpointSaverHook(CheckpointSaverHook):
     def _writeLoop(self) -> None:
         while True:
             with self._cond:
-                while self._job is None and not self._shutdown:
-                    self._cond.wait()
-                if self._job is None:
+                while self._job is None and not self._shutdown and not self._stopping():
+                    self._cond.wait(0.05)
+                if self._job is None:  # shut down, or the coordinator stops: the next save starts a writer
+                    if self._thread is threading.current_thread():
+                        self._thread = None
                     return
                 step, prefix, snapshot = self._job
             failure: BaseException | None = None

@@ -348,7 +348,10 @@ class CheckpointSaverHook(Hook):
         values = session.run(
             {_VARIABLES: self._saver.variablesIn(session), _GLOBAL_STEP: session.globalStepTensorName()}
         )
-        label = int(values[_GLOBAL_STEP])
+        return self._labelled(step, int(values[_GLOBAL_STEP])), values[_VARIABLES]
+
+    def _labelled(self, step: int, label: int) -> int:
+        """The snapshot's own global step ``label``, with a WARNING when it is not ``step``."""
         if label != step:
             self._log.warning(
                 "%s: the snapshot for step %d read global step %d; the checkpoint is labelled %d",
@@ -357,7 +360,7 @@ class CheckpointSaverHook(Hook):
                 label,
                 label,
             )
-        return label, values[_VARIABLES]
+        return label
 
     def _recordOnDisk(self, step: int, prefix: str, callback: str) -> None:
         """Checks the files, then replaces the state file and deletes rotated-out checkpoints."""

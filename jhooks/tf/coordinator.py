@@ -33,6 +33,13 @@ class TfCoordinatorView(Coordinator):
     def error(self) -> BaseException | None:
         return self._error
 
+    def registerThread(self, thread) -> None:
+        """``coord.register_thread``: the monitored session's close requests stop and joins the
+        thread (for up to its stop grace period, 120 s by default) before it closes the session,
+        after an error too. AsyncCheckpointSaverHook registers its writer, which writes from the
+        session's snapshot buffers, and ends it once the coordinator stops and no write is due."""
+        self.tfCoordinator.register_thread(thread)
+
     def clearStop(self) -> None:
         self._error = None
         self.tfCoordinator.clear_stop()

@@ -96,6 +96,36 @@ class TfSessionView(Session):
         :meth:`save`)."""
         return self._saver().nonFinite(self.rawSession)
 
+    def takeSnapshot(self) -> int:
+        """Copies every variable :meth:`save` writes into the graph's snapshot buffers, in ONE run
+        of one grouped op (``jhooks.tf.saver.SnapshotBuffers``: after the first snapshot a copy
+        into the buffers' existing memory, nothing fetched), and returns the int64 global step
+        read in that same run: the step the snapshot holds. The buffers keep one copy of the
+        saved variables from the first snapshot until the session closes. AsyncCheckpointSaverHook
+        takes its snapshot with it on the training thread (docs/standard-hooks.md).
+
+        Raises RuntimeError naming the hook and callback when no adapter prepared the graph (as
+        :meth:`save`)."""
+        buffers = self._saver().buffers
+        _, step = self.run([buffers.assign, self.globalStepTensorName()])
+        return int(step)
+
+    def saveSnapshot(self, prefix: str) -> None:
+        """Writes the last :meth:`takeSnapshot` as a TF V2 checkpoint at ``prefix`` (the files
+        and keys :meth:`save` writes, holding the snapshot's values); the parent directory is
+        created, the ``checkpoint`` state file not touched. Safe on another thread while training
+        runs; not while :meth:`takeSnapshot` runs (the caller waits). Raises TF's OpError when the
+        write fails (e.g. OutOfRangeError for a file size limit)."""
+        os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
+        self._saver().buffers.save(self.rawSession, prefix)
+
+    def nonFiniteSnapshot(self) -> list[str]:
+        """The checkpoint keys of the float variables of the last :meth:`takeSnapshot` that hold a
+        NaN or an infinity, sorted; empty when all are finite (the fused check of
+        :meth:`nonFiniteVariables`, over the buffers). Safe on another thread as
+        :meth:`saveSnapshot`."""
+        return self._saver().buffers.nonFinite(self.rawSession)
+
     def checkpointGuard(self) -> CheckpointGuard:
         """The CheckpointGuard of the raw TF session (stored on it): every hook's view of this
         session, in either language, shares it; a session re-created by recovery has a new one."""

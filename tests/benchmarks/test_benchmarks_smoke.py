@@ -30,6 +30,7 @@ EXPECTED = {
     "P9b",
     "sizes",
 }
+EXPECTED |= {f"P{n}{x}" for n in (10, 11, 12) for x in ("", "_py", "_jvm")}
 EXPECTED |= {"P7", "P7_py64", "P7_py1", "P7_jvm64", "P7_jvm1"}
 EXPECTED |= {f"P8{x}" for x in "abcdef"} | {f"P8{x}/{h}" for x in "abcdef" for h in STANDARD}
 TABLE_ROWS = {n for n in EXPECTED if n != "sizes" and "/" not in n}  # one table row each

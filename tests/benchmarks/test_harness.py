@@ -159,6 +159,7 @@ def test_markdown_table_has_the_spread_next_to_each_ratio():
 def test_families_of_rows():
     assert table.family("P8e") == "P8" and table.family("P8f/NanTensorHook") == "P8"
     assert table.family("P9b") == "P9" and table.family("P6_py") == "P6" and table.family("sizes") == "sizes"
+    assert table.family("P10_jvm") == "P10" and table.family("P12") == "P12" and table.family("P1") == "P1"
     with pytest.raises(ValueError, match="known: P1"):
         table.family("P0")
 

@@ -167,6 +167,31 @@ class _PythonSessionProxy:
             out.add(backend.jstring(str(name)))
         return out
 
+    def _noBuffers(self) -> Any:
+        backend = _backend()
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
+        return backend.raisable(
+            unsupported(
+                f"{_describe(self.session)}: no snapshot buffers for Java savers (TensorFlow's monitored session "
+                "closes the session after an error without waiting for a Java writer thread, which would write "
+                "from it; the Java saver fetches the values instead)"
+            )
+        )
+
+    @python_errors
+    def takeSnapshot(self) -> Any:
+        """Java's UnsupportedOperationException: a Java async saver in a Python session fetches
+        its snapshot (its writer is not one TF's coordinator joins before closing the session)."""
+        raise self._noBuffers()
+
+    @python_errors
+    def saveSnapshot(self, prefix: Any) -> None:
+        raise self._noBuffers()
+
+    @python_errors
+    def nonFiniteSnapshot(self) -> Any:
+        raise self._noBuffers()
+
     @python_errors
     def globalStepTensorName(self) -> str:
         return str(self.session.globalStepTensorName())

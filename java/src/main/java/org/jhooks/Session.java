@@ -76,6 +76,47 @@ public interface Session {
   }
 
   /**
+   * Copies every variable that {@link #save(String)} writes into this view's snapshot buffers, in
+   * ONE run of one grouped op (the JVM driver's view: TensorFlow's {@code Assign} into a buffer per
+   * variable in the training graph; after the first snapshot a copy into the buffers' existing
+   * memory, nothing fetched into the heap), and returns the global step read in that same run: the
+   * step the snapshot holds. The buffers keep one copy of the saved variables from the first
+   * snapshot on. {@link org.jhooks.hooks.AsyncCheckpointSaverHook} takes its snapshot with it on
+   * the training thread ({@code docs/standard-hooks.md}).
+   *
+   * @throws UnsupportedOperationException this view has no snapshot buffers; the default (the saver
+   *     then fetches the values)
+   */
+  default long takeSnapshot() {
+    throw new UnsupportedOperationException("this session view has no snapshot buffers");
+  }
+
+  /**
+   * Writes the last {@link #takeSnapshot()} as a TF V2 checkpoint at {@code prefix}: the files and
+   * keys {@link #save(String)} writes, holding the snapshot's values; the {@code checkpoint} state
+   * file is not touched. Safe on another thread while training runs; not while {@link
+   * #takeSnapshot()} runs (the caller waits).
+   *
+   * @throws UnsupportedOperationException this view has no snapshot buffers; the default
+   * @throws RuntimeException the write failed (TensorFlow's error, e.g. OUT_OF_RANGE for a file
+   *     size limit)
+   */
+  default void saveSnapshot(String prefix) {
+    throw new UnsupportedOperationException("this session view has no snapshot buffers");
+  }
+
+  /**
+   * The checkpoint keys of the float variables of the last {@link #takeSnapshot()} that hold a NaN
+   * or an infinity; empty when all are finite (the fused check of {@link #nonFiniteVariables()},
+   * over the buffers). Safe on another thread as {@link #saveSnapshot(String)}.
+   *
+   * @throws UnsupportedOperationException this view has no snapshot buffers; the default
+   */
+  default java.util.List<String> nonFiniteSnapshot() {
+    throw new UnsupportedOperationException("this session view has no snapshot buffers");
+  }
+
+  /**
    * The {@link CheckpointGuard} every hook of this raw session shares (the NaN-loss signal that the
    * checkpoint savers check). Views that own a session (the JVM driver's {@code
    * org.jhooks.tf.TfSession}, the bridge's view of a Python session) return theirs; the default is

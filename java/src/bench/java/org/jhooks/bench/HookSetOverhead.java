@@ -3,6 +3,7 @@ package org.jhooks.bench;
 import java.util.ArrayList;
 import java.util.List;
 import org.jhooks.Hook;
+import org.jhooks.tf.CheckpointRestoringSessionCreator;
 import org.jhooks.tf.MonitoredSession;
 import org.tensorflow.Graph;
 import org.tensorflow.Result;
@@ -34,13 +35,35 @@ public final class HookSetOverhead implements AutoCloseable {
    */
   public HookSetOverhead(
       Graph graph, String target, List<String> bareFetches, List<List<Hook>> variants) {
+    this(graph, target, bareFetches, variants, List.of());
+  }
+
+  /**
+   * The same for a graph whose variables {@code initOps} initialize (an imported GraphDef, whose
+   * initializers tensorflow-java does not know: benchmark P12's, built in Python).
+   */
+  public HookSetOverhead(
+      Graph graph,
+      String target,
+      List<String> bareFetches,
+      List<List<Hook>> variants,
+      List<String> initOps) {
     this.target = target;
     this.bareFetches = List.copyOf(bareFetches);
     bare = new Session(graph);
     try {
       bare.initialize();
+      if (!initOps.isEmpty()) {
+        Session.Runner init = bare.runner();
+        initOps.forEach(init::addTarget);
+        init.run().close();
+      }
       for (List<Hook> hooks : variants) {
-        sessions.add(MonitoredSession.builder(graph).hooks(hooks).build());
+        MonitoredSession.Builder b = MonitoredSession.builder(graph).hooks(hooks);
+        if (!initOps.isEmpty()) {
+          b.sessionCreator(new CheckpointRestoringSessionCreator(null, null, initOps));
+        }
+        sessions.add(b.build());
       }
     } catch (RuntimeException | Error e) {
       close();

@@ -56,6 +56,21 @@ final class FixedStepNameSession implements Session {
   }
 
   @Override
+  public long takeSnapshot() {
+    return python.takeSnapshot();
+  }
+
+  @Override
+  public void saveSnapshot(String prefix) {
+    python.saveSnapshot(prefix);
+  }
+
+  @Override
+  public java.util.List<String> nonFiniteSnapshot() {
+    return python.nonFiniteSnapshot();
+  }
+
+  @Override
   public org.jhooks.CheckpointGuard checkpointGuard() {
     return python.checkpointGuard();
   }

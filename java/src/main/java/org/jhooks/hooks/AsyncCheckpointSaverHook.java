@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jhooks.CheckpointSaverListener;
 import org.jhooks.Session;
 import org.jhooks.checkpoint.SnapshotWriter;
+import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.NdArray;
 
 /**
@@ -21,12 +22,18 @@ import org.tensorflow.ndarray.NdArray;
  * jhooks.hooks.AsyncCheckpointSaverHook}; TensorFlow's {@code AsyncCheckpointSaverHook} (TF 2.x,
  * since removed) with its defects fixed. When it saves is the same as {@link CheckpointSaverHook}.
  *
- * <p>A save: on the training thread, listeners' {@code beforeSave} and ONE raw run fetching every
- * variable of the {@link Saver} together with the global step (the snapshot; the global step
- * fetched in it is the label, so the checkpoint holds the values of the step it is named after);
- * then, on the writer thread, a V2 checkpoint with exactly those values ({@link
- * org.jhooks.checkpoint.SnapshotWriter}), the {@code checkpoint} state file replaced atomically,
- * and rotation.
+ * <p>A save: on the training thread, listeners' {@code beforeSave} and ONE raw run reading every
+ * variable of the {@link Saver} together with the global step (the snapshot; the global step read
+ * in it is the label, so the checkpoint holds the values of the step it is named after); then, on
+ * the writer thread, a V2 checkpoint with exactly those values, the {@code checkpoint} state file
+ * replaced atomically, and rotation. When the view has snapshot buffers ({@link
+ * Session#takeSnapshot()}, as the JVM driver's {@code org.jhooks.tf.TfSession} has) and the Saver
+ * lists no variables, the run copies every variable into buffers in the training graph (after the
+ * first save into their existing memory) and the writer thread writes the buffers from the training
+ * session ({@link Session#saveSnapshot}): the training thread is blocked for about one copy of the
+ * saved bytes and the process holds one snapshot, nothing more. Otherwise the run fetches the
+ * values into the heap and the writer thread writes them with {@link
+ * org.jhooks.checkpoint.SnapshotWriter}.
  *
  * <ul>
  *   <li>Overlap policy WAIT: at most one write is in flight. A save that falls due while the
@@ -141,17 +148,25 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
     if (!beforeSave(session, decidedStep, prefix)) {
       return;
     }
-    Map<String, String> fetches = new LinkedHashMap<>(saver.variablesIn(session));
-    fetches.put(STEP_KEY, session.globalStepTensorName());
-    Map<String, NdArray<?>> snapshot;
+    Map<String, Tensor> snapshot; // null: the snapshot is in the session's buffers
+    long step;
     try {
-      @SuppressWarnings("unchecked")
-      Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(fetches);
-      snapshot = values;
+      Long buffered = saver.variables() == null ? takeSnapshot(session) : null;
+      if (buffered != null) {
+        snapshot = null;
+        step = buffered;
+      } else {
+        Map<String, String> fetches = new LinkedHashMap<>(saver.variablesIn(session));
+        fetches.put(STEP_KEY, session.globalStepTensorName());
+        @SuppressWarnings("unchecked")
+        Map<String, NdArray<?>> values = (Map<String, NdArray<?>>) session.run(fetches);
+        step = ((Number) values.remove(STEP_KEY).getObject()).longValue();
+        // copied now: a fetched value may be a view valid only during this callback
+        snapshot = tensorsOf(values);
+      }
     } catch (RuntimeException e) {
       throw saveFailure(callback, decidedStep, prefix, e);
     }
-    long step = ((Number) snapshot.remove(STEP_KEY).getObject()).longValue();
     if (step != decidedStep) {
       // Only possible if something else trains concurrently: label by the values' own step.
       log.log(
@@ -175,7 +190,15 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
               if (seam != null) {
                 seam.accept(labelled);
               }
-              List<String> nonFinite = writeSnapshot(writer, finalPrefix, snapshot);
+              List<String> nonFinite;
+              if (snapshot == null) {
+                nonFinite = session.nonFiniteSnapshot();
+                if (nonFinite.isEmpty()) {
+                  session.saveSnapshot(finalPrefix);
+                }
+              } else {
+                nonFinite = writeTensors(writer, finalPrefix, snapshot);
+              }
               if (!nonFinite.isEmpty()) {
                 refuseNonFinite(labelled, "writer thread", nonFinite);
                 return false;
@@ -184,6 +207,18 @@ public final class AsyncCheckpointSaverHook extends CheckpointSaverHookBase {
               return true;
             });
     pending.addLast(new PendingSave(step, prefix, write));
+  }
+
+  /**
+   * The global step of a snapshot taken into the view's buffers ({@link Session#takeSnapshot()}),
+   * or null when the view has none.
+   */
+  private static Long takeSnapshot(Session session) {
+    try {
+      return session.takeSnapshot();
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
   }
 
   @Override

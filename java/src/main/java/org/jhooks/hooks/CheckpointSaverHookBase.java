@@ -349,6 +349,18 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
    */
   static List<String> writeSnapshot(
       SnapshotWriter writer, String prefix, Map<String, NdArray<?>> values) {
+    return writeTensors(writer, prefix, tensorsOf(values));
+  }
+
+  /**
+   * The values copied into tensors (one copy each): what a snapshot keeps beyond the callback that
+   * fetched it, since a value may be a view valid only during that callback (a Python session's
+   * large results, {@code docs/bridge.md}, "Arrays and ownership").
+   *
+   * @throws IllegalArgumentException a value has an element type with no TF dtype (names the
+   *     variable); the tensors made so far are closed
+   */
+  static Map<String, Tensor> tensorsOf(Map<String, NdArray<?>> values) {
     Map<String, Tensor> tensors = new LinkedHashMap<>();
     try {
       for (Map.Entry<String, NdArray<?>> e : values.entrySet()) {
@@ -359,6 +371,22 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
               "cannot write variable '" + e.getKey() + "': " + x.getMessage(), x);
         }
       }
+    } catch (RuntimeException e) {
+      tensors.values().forEach(Tensor::close);
+      throw e;
+    }
+    return tensors;
+  }
+
+  /**
+   * Writes {@code tensors} with the snapshot writer unless a float value holds a NaN or an
+   * infinity, then closes them.
+   *
+   * @return the keys of the values holding a NaN or an infinity (nothing was written), or empty
+   */
+  static List<String> writeTensors(
+      SnapshotWriter writer, String prefix, Map<String, Tensor> tensors) {
+    try {
       List<String> nonFinite = writer.nonFinite(tensors);
       if (nonFinite.isEmpty()) {
         writer.writeSnapshot(prefix, tensors);

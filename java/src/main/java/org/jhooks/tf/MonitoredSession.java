@@ -265,6 +265,7 @@ public final class MonitoredSession implements AutoCloseable {
         }
       } else {
         notifyError(coordError);
+        closeHooksAfterFailure(coordError); // before the session: writes in flight read it
       }
     } catch (RuntimeException | Error e) {
       notifyError(e);
@@ -273,7 +274,6 @@ public final class MonitoredSession implements AutoCloseable {
       closeRaw(null);
     }
     if (coordError != null) {
-      closeHooksAfterFailure(coordError);
       throw coordError instanceof RuntimeException
           ? (RuntimeException) coordError
           : new IllegalStateException("a thread reported an error to the coordinator", coordError);
@@ -479,8 +479,10 @@ public final class MonitoredSession implements AutoCloseable {
         }
         failure = e;
         notifyError(e);
-        closeRaw(e);
+        // hooks first: an AsyncCheckpointSaverHook's write in flight reads the session's snapshot
+        // buffers, so the session stays open until it is on disk
         closeHooksAfterFailure(e);
+        closeRaw(e);
         throw e;
       }
     }

@@ -52,6 +52,9 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
   private final java.util.Set<String> presentTensors = ConcurrentHashMap.newKeySet();
   private FiniteOps.Check finite; // of finiteOf, built by nonFiniteVariables()
   private Map<String, String> finiteOf;
+  private SnapshotBuffers buffers; // of buffersOf, built by takeSnapshot()
+  private Map<String, String> buffersOf;
+  private volatile SnapshotBuffers taken; // the buffers of the last snapshot
 
   /**
    * @param rawSession the session; this view closes it in {@link #close()}
@@ -448,6 +451,52 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
       finiteOf = variables;
     }
     return finite.nonFinite(name -> raw.runner().fetch(name).run());
+  }
+
+  /**
+   * Copies every {@link #saveableVariables} variable into its snapshot buffer with ONE run of one
+   * grouped op, and returns the global step read in that run. The buffers ({@link SnapshotBuffers}:
+   * a ref {@code Variable} per variable and an {@code Assign} into it, the {@code SaveV2} and the
+   * fused finiteness check over them) are added to the graph at the first call and again when the
+   * variables change; after the first snapshot the copy goes into their existing memory. Twin of
+   * Python's {@code TfSessionView.takeSnapshot}.
+   */
+  @Override
+  public synchronized long takeSnapshot() {
+    Map<String, String> variables = saveableVariables();
+    if (buffers == null || !variables.equals(buffersOf)) {
+      buffers = SnapshotBuffers.build(graph, variables);
+      buffersOf = variables;
+    }
+    taken = buffers;
+    try (Result r = raw.runner().addTarget(taken.take()).fetch(globalStepTensorName).run()) {
+      return ((Number) TensorValues.copyOf(r.get(0)).getObject()).longValue();
+    }
+  }
+
+  /**
+   * Writes the buffers of the last {@link #takeSnapshot()} at {@code prefix} with the raw session
+   * (the keys and files {@link #save} writes), from any thread.
+   *
+   * @throws IllegalStateException no snapshot was taken
+   */
+  @Override
+  public void saveSnapshot(String prefix) {
+    lastTaken().save(raw, prefix);
+  }
+
+  /** The fused finiteness check of the buffers of the last {@link #takeSnapshot()}. */
+  @Override
+  public List<String> nonFiniteSnapshot() {
+    return lastTaken().nonFinite(raw);
+  }
+
+  private SnapshotBuffers lastTaken() {
+    SnapshotBuffers t = taken;
+    if (t == null) {
+      throw new IllegalStateException("no snapshot was taken in this session (takeSnapshot)");
+    }
+    return t;
   }
 
   @Override
