@@ -24,6 +24,7 @@ from jhooks.api.run_args import SessionRunArgs, SessionRunContext, SessionRunVal
 from jhooks.api.suppressed import add_suppressed
 from jhooks.api.validation import validate_hook
 from jhooks.keras.coordinator import KerasCoordinator
+from jhooks.keras.refused import refuse_graph_hooks
 from jhooks.keras.session_view import GLOBAL_STEP, KerasSessionView
 from jhooks.tf.adapter import raise_hook_failure
 
@@ -36,9 +37,11 @@ _END_OF_INPUT = (tf.errors.OutOfRangeError, StopIteration)
 class HookCallback(keras.callbacks.Callback):
     """One Keras callback driving ``hooks`` (jhooks Hooks, Python or Java) in registration order.
 
-    Raises HookValidationError at construction for an object that is not a jhooks Hook or whose
-    callbacks have wrong signatures. A ModelDependentHook gets ``modelInstance`` (default
-    ``{"loss": "loss:0", "globalStep": "global_step:0"}``) here, once.
+    Raises HookValidationError at construction for an object that is not a jhooks Hook, whose
+    callbacks have wrong signatures, or that is a standard hook ``model.fit`` cannot run
+    (ProfilerHook, FeedFnHook, GlobalStepWaiterHook, in either language: jhooks.keras.refused).
+    A ModelDependentHook gets ``modelInstance`` (default ``{"loss": "loss:0", "globalStep":
+    "global_step:0"}``) here, once.
 
     Per batch, a hook's fetches are read after the batch (values at its end: the batch's
     ``logs``, the variables as updated, the global step already incremented); feeds are refused
@@ -53,6 +56,7 @@ class HookCallback(keras.callbacks.Callback):
         self.hooks: list[Hook] = list(hooks)
         for hook in self.hooks:
             validate_hook(hook)
+            refuse_graph_hooks(hook, hook_name(hook))
             if isinstance(hook, ModelDependentHook):
                 hook.modelInstance = modelInstance or KERAS_MODEL
         self.names = [hook_name(h) for h in self.hooks]
@@ -214,7 +218,9 @@ def to_keras_callbacks(
     for ``model.fit(..., callbacks=...)``: one :class:`HookCallback` calling them in order.
 
     Raises HookValidationError naming an object that is not a jhooks Hook (a TensorFlow
-    SessionRunHook included: Keras does not run those). Its list may be extended with Keras'
-    own callbacks; a stop they request (``EarlyStopping``) ends ``fit`` normally, with ``end``.
+    SessionRunHook included: Keras does not run those), and one of the standard hooks that need a
+    graph feature Keras has no equivalent of (``jhooks.keras.refused.REFUSED``: ProfilerHook,
+    FeedFnHook, GlobalStepWaiterHook, Python or Java, or a subclass), with the reason. Its list may
+    be extended with Keras' own callbacks; a stop they request (``EarlyStopping``) ends ``fit`` normally, with ``end``.
     """
     return [HookCallback(hooks, modelInstance)]

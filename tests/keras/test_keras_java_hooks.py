@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from keras_model import Recorder, data, dense_model
 
+import jhooks
 from jhooks.bridge import JavaHook
 from jhooks.hooks import NanLossDuringTrainingError
 from jhooks.keras import to_keras_callbacks
@@ -62,3 +63,21 @@ def test_a_java_step_counter_hook_writes_its_event_file(tmp_path):
     counter = java_hook("StepCounterHook", jpype.JInt(2), None, str(tmp_path), None)
     dense_model().fit(*data(6), batch_size=4, verbose=0, callbacks=to_keras_callbacks([counter]))
     assert [f for f in tmp_path.iterdir() if f.name.startswith("events.out.tfevents.")]
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        lambda: JavaHook("org.jhooks.hooks.GlobalStepWaiterHook", jpype.JLong(5)),
+        lambda: JavaHook(
+            "org.jhooks.hooks.FeedFnHook", jpype.JProxy("java.util.function.Supplier", dict={"get": lambda: None})
+        ),
+    ],
+    ids=["global_step_waiter", "feed_fn"],
+)
+def test_java_standard_hooks_needing_graph_features_are_refused_by_name(hook):
+    java = hook()
+    with pytest.raises(jhooks.HookValidationError) as caught:
+        to_keras_callbacks([java_hook("StopAtStepHook", None, jpype.JLong(4)), java])
+    name = java.javaClassName
+    assert str(caught.value).startswith(f"hook ({name}, Java) is {name}, which Keras model.fit cannot run: ")

@@ -234,6 +234,28 @@ def test_what_is_not_a_jhooks_hook_is_refused_at_to_keras_callbacks():
         to_keras_callbacks([tf.compat.v1.train.StopAtStepHook(last_step=3)])
 
 
+class MyProfiler(pyhooks.ProfilerHook):
+    pass
+
+
+@pytest.mark.parametrize(
+    "hook,named,reason",
+    [
+        (pyhooks.ProfilerHook(saveSteps=1), "jhooks.hooks.profiler.ProfilerHook", "RunMetadata"),
+        (MyProfiler(saveSteps=1), "a jhooks.hooks.profiler.ProfilerHook", "profile_batch"),
+        (pyhooks.FeedFnHook(dict), "jhooks.hooks.feed_fn.FeedFnHook", "has no feeds"),
+        (pyhooks.GlobalStepWaiterHook(5), "jhooks.hooks.global_step_waiter.GlobalStepWaiterHook", "wait forever"),
+    ],
+    ids=["profiler", "subclass", "feed_fn", "global_step_waiter"],
+)
+def test_standard_hooks_needing_graph_features_are_refused_by_name(hook, named, reason):
+    with pytest.raises(jhooks.HookValidationError) as caught:
+        to_keras_callbacks([pyhooks.StopAtStepHook(lastStep=2), hook])
+    message = str(caught.value)
+    assert message.startswith(f"{type(hook).__module__}.{type(hook).__qualname__} is {named}, which Keras model.fit")
+    assert reason in message and message.endswith("(to_keras_callbacks)")
+
+
 def test_steps_per_execution_calls_the_run_callbacks_once_per_execution():
     model = dense_model()
     model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse", steps_per_execution=2)
