@@ -319,6 +319,8 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         with open(t.result) as f:
             r = json.load(f)
         r["chief"] = t.chief
+        r["pid"] = t.proc.pid if t.proc is not None else None
+        r["command"] = os.path.basename(t.argv[0]) if t.argv else "python"
         if t.job == "evaluator":
             evaluation = r
         else:
@@ -335,6 +337,8 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
                 "steps": r["steps"],
                 "steps_per_sec": round(sps, 2),
                 "recoveries": r["recoveries"],
+                "pid": r["pid"],
+                "command": r["command"],
             }
         )
     chief = next(r for r in results if r["chief"])
