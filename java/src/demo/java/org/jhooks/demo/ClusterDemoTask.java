@@ -27,7 +27,10 @@ public final class ClusterDemoTask {
     /** Training runs of this task. */
     public final long localSteps;
 
-    /** Seconds from the first to the end of the last training run. */
+    /**
+     * Seconds from the end of the first training run (which waits for the chief, or a start
+     * barrier) to the end of the last: the steps/s are {@code (localSteps - 1) / seconds}.
+     */
     public final double seconds;
 
     /** Sessions re-created after ABORTED / UNAVAILABLE (a ps restart). */
@@ -101,6 +104,9 @@ public final class ClusterDemoTask {
           }
           steps++;
           end = System.nanoTime();
+          if (steps == 1) {
+            start = end;
+          }
         }
         if (chief) {
           NdArray<?> value =
