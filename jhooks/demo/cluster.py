@@ -53,6 +53,7 @@ class ClusterDemoConfig:
     # operator hands it out (a chief job, the workers, the ps, an evaluator; jhooks.demo.tf_config_task)
     launch: str = "spec"
     evaluator: bool = True  # with launch="tf-config": an evaluator task too
+    jvmWorkerHooks: str = "python"  # with launch="tf-config": the JVM workers' standard hooks, "python" (jep) or "java"
 
 
 def free_ports(n: int) -> list[int]:
@@ -230,6 +231,8 @@ def plan_tf_config(cfg: ClusterDemoConfig, out: str, checkpointDir: str) -> list
     if cfg.evaluator:
         tasks.append(Task("evaluator", 0, "python", "", "", ""))
     java = jvm_command("org.jhooks.demo.TfConfigTask") + settings if cfg.javaWorkers else []
+    if java:
+        java += ["--hooks", cfg.jvmWorkerHooks]
     for t in tasks:
         name = f"{t.job}{t.index}"
         t.result = os.path.join(out, f"{name}.result.json")
@@ -257,6 +260,8 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         )
     if cfg.launch not in ("spec", "tf-config"):
         raise ValueError(f"launch must be 'spec' or 'tf-config', got {cfg.launch!r}")
+    if cfg.jvmWorkerHooks not in ("python", "java"):
+        raise ValueError(f"jvmWorkerHooks must be 'python' or 'java', got {cfg.jvmWorkerHooks!r}")
     if cfg.launch == "tf-config" and cfg.javaChief:
         raise ValueError("--java-chief is for --launch spec; with tf-config the JVM tasks are workers")
     out = cfg.out or tempfile.mkdtemp(prefix="jhooks-cluster-")

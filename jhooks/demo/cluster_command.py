@@ -39,6 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "them JVMs started by plain java, with Python hooks through jep), a ps and an evaluator",
     )
     p.add_argument("--no-evaluator", action="store_true", help="with --launch tf-config: no evaluator task")
+    p.add_argument(
+        "--jvm-worker-hooks",
+        choices=("python", "java"),
+        default="python",
+        help="with --launch tf-config: the JVM workers' StopAtStepHook and GlobalStepWaiterHook in Python "
+        "(default, through jep) or their Java twins (to measure the crossing)",
+    )
     p.set_defaults(run=run)
 
 
@@ -84,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
             timeoutSecs=args.timeout,
             launch=args.launch,
             evaluator=not args.no_evaluator,
+            jvmWorkerHooks=args.jvm_worker_hooks,
         )
         report = run_cluster(config)
     except (ValueError, FileExistsError) as e:

@@ -14,6 +14,8 @@ import java.util.Map;
 import org.jhooks.Hook;
 import org.jhooks.SessionRunArgs;
 import org.jhooks.SessionRunContext;
+import org.jhooks.hooks.GlobalStepWaiterHook;
+import org.jhooks.hooks.StopAtStepHook;
 import org.jhooks.python.PythonHooks;
 import org.jhooks.tf.TfConfig;
 
@@ -27,13 +29,16 @@ import org.jhooks.tf.TfConfig;
  *   java $(python -m jhooks jvm-options) -cp JHOOKS_CLASSPATH:JEP_JAR org.jhooks.demo.TfConfigTask \
  *   --csv wdbc.csv --last-step 600 --result-dir /results [--start-barrier] [--learning-rate 0.5]
  *   [--checkpoint-dir DIR --save-steps 100] [--recovery-wait-secs 0.5] [--max-wait-secs 300]
+ *   [--hooks python|java]
  * </pre>
  *
  * <p>Its hooks are Python hooks, embedded with jep ({@link PythonHooks#load}): {@code
  * jhooks.hooks}' {@code StopAtStepHook} and, on a non-chief, {@code GlobalStepWaiterHook}, and with
- * {@code --start-barrier} the demo's {@code jhooks.demo.tf_config_task:TaskStartBarrier}. A Java
- * hook given to every task as chief-only counts its runs (0 unless this task is the chief). Writes
- * {@code <result-dir>/<type><index>.result.json}: steps, seconds, recoveries, chief_only_runs.
+ * {@code --start-barrier} the demo's {@code jhooks.demo.tf_config_task:TaskStartBarrier}; with
+ * {@code --hooks java} the first two are their Java twins instead (to measure the jep crossing). A
+ * Java hook given to every task as chief-only counts its runs (0 unless this task is the chief).
+ * Writes {@code <result-dir>/<type><index>.result.json}: steps, seconds, recoveries,
+ * chief_only_runs.
  */
 public final class TfConfigTask {
   private TfConfigTask() {}
@@ -91,10 +96,18 @@ public final class TfConfigTask {
           PythonHooks.load(
               "jhooks.demo.tf_config_task:TaskStartBarrier", resultDir.toString(), maxWaitSecs));
     }
+    // --hooks java: the standard hooks' Java twins, to measure what the jep crossing costs.
+    boolean javaHooks = "java".equals(o.getOrDefault("--hooks", "python"));
     if (!task.isChief()) {
-      hooks.add(PythonHooks.load("jhooks.hooks.global_step_waiter:GlobalStepWaiterHook", 1L, 0.2));
+      hooks.add(
+          javaHooks
+              ? new GlobalStepWaiterHook(1, 0.2)
+              : PythonHooks.load("jhooks.hooks.global_step_waiter:GlobalStepWaiterHook", 1L, 0.2));
     }
-    hooks.add(PythonHooks.load("jhooks.hooks.stop_at_step:StopAtStepHook", null, lastStep));
+    hooks.add(
+        javaHooks
+            ? new StopAtStepHook(null, lastStep)
+            : PythonHooks.load("jhooks.hooks.stop_at_step:StopAtStepHook", null, lastStep));
     ChiefOnlyProbe probe = new ChiefOnlyProbe();
     String checkpointDir = o.get("--checkpoint-dir");
     ClusterDemoTask.Result r =
