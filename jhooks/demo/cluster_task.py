@@ -123,10 +123,9 @@ def train_python(cfg: Any, spec: dict[str, Any], barrier: Hook | None) -> dict[s
     from jhooks.demo import data as demo_data
     from jhooks.demo import model
     from jhooks.tf import to_tf_hooks
-    from jhooks.tf.worker_session import WorkerSessionCreator
 
     chief = cfg.isChief()
-    server = cfg.server()
+    cfg.server()
     demo = model.build(demo_data.load(spec["csv"]), spec["learningRate"], cfg.replicaDeviceSetter().deviceFunction)
     hooks_pkg = "org.jhooks.hooks."
     Long = java_class("java.lang.Long")
@@ -158,9 +157,7 @@ def train_python(cfg: Any, spec: dict[str, Any], barrier: Hook | None) -> dict[s
         else:
             # MonitoredTrainingSession(is_chief=False) gives non-chiefs exactly these hooks (no
             # chief-only ones), but waits 30 s between checks; this creator polls faster.
-            creator = WorkerSessionCreator(
-                server.target(), cfg.sessionConfig(), spec["recoveryWaitSecs"], spec["maxWaitSecs"]
-            )
+            creator = cfg.workerSessionCreator(spec["recoveryWaitSecs"], spec["maxWaitSecs"])
             session = tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=hooks)
         start = end = time.perf_counter()
         with session:

@@ -22,6 +22,7 @@ from typing import Any
 from jhooks.tf.cluster import PS, WORKER, Cluster
 from jhooks.tf.cluster_server import ClusterServer
 from jhooks.tf.device_setter import ReplicaDeviceSetter
+from jhooks.tf.worker_session import WorkerSessionCreator
 
 ENV = "TF_CONFIG"
 CHIEF = "chief"
@@ -206,6 +207,21 @@ class TfConfig:
             raise _fail("the evaluator does not train: it reads the chief's checkpoints")
         master = self.server().target() if self._inCluster() else ""
         return {"master": master, "is_chief": self.isChief(), "config": self.sessionConfig()}
+
+    def workerSessionCreator(
+        self, recoveryWaitSecs: float = 30, maxWaitSecs: float = 7200, scaffold: Any = None
+    ) -> WorkerSessionCreator:
+        """A non-chief's :class:`WorkerSessionCreator` on the task's :meth:`server`, with its
+        :meth:`sessionConfig`, for ``tf.compat.v1.train.MonitoredSession(session_creator=...)``
+        (TensorFlow's ``MonitoredTrainingSession(is_chief=False)`` waits 30 s between checks).
+
+        Raises ``ValueError`` for the chief (it initializes or restores, it does not wait), the
+        evaluator and local training."""
+        if self.isChief() or not self._inCluster():
+            raise _fail(f"{self._taskType} {self._taskIndex} waits for no chief: it is the chief or not in a cluster")
+        return WorkerSessionCreator(
+            self.server().target(), self.sessionConfig(), recoveryWaitSecs, maxWaitSecs, scaffold
+        )
 
     def _why(self) -> str:
         return "the evaluator runs in-process" if self.isEvaluator() else "local training: the cluster is empty"

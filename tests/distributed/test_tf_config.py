@@ -143,3 +143,10 @@ def test_session_config_adds_the_task_filters_to_a_base():
     assert config.operation_timeout_in_ms == 5
     evaluator = TfConfig(Cluster({"chief": ["c:1"]}), "evaluator", 0)
     assert list(evaluator.sessionConfig(base).device_filters) == ["/job:other"]
+
+
+def test_only_a_non_chief_in_a_cluster_gets_a_worker_session_creator():
+    jobs = {"chief": ["c:1"], "worker": ["w:1"]}
+    for cfg in (TfConfig(Cluster(jobs), "chief", 0), TfConfig(Cluster(jobs), "evaluator", 0), TfConfig(Cluster({}))):
+        with pytest.raises(ValueError, match="waits for no chief"):
+            cfg.workerSessionCreator()
