@@ -77,7 +77,8 @@ def _check(report, workers, javaWorkers, steps):
     assert ev["best_checkpoint"].endswith(f"best/model.ckpt-{best['step']}")
     assert os.path.exists(ev["best_checkpoint"] + ".index")
     with open(os.path.join(os.path.dirname(ev["best_checkpoint"]), "best_checkpoints.json")) as f:
-        assert json.load(f)["best"][0]["value"] == best["held_out_loss"]
+        # The listener runs held_out_loss again: TensorFlow's threaded reduce_mean may differ in the last float32 bit.
+        assert json.load(f)["best"][0]["value"] == pytest.approx(best["held_out_loss"], rel=1e-6)
 
 
 @pytest.mark.timeout(600)
