@@ -44,6 +44,7 @@ _.loadHook  # the same
 _.loadListener  # the same
 _.call  # jhooks.bridge.backend.jep_backend: what org.jhooks.bridge.EmbeddedPython.call runs on a Java thread
 _.call_function  # jhooks.bridge.launcher.embedded: what EmbeddedPython.callFunction runs
+_.TaskStartBarrier  # jhooks.demo.tf_config_task: org.jhooks.demo.TfConfigTask loads it by name (PythonHooks.load)
 
 # Libraries read these attributes.
 _.created  # logging.LogRecord fields the console sets on records from Java, read by logging's formatters

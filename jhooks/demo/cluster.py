@@ -49,6 +49,11 @@ class ClusterDemoConfig:
     timeoutSecs: float = 600
     recoveryWaitSecs: float = 0.5
     maxWaitSecs: float = 300
+    # "spec": each task gets a spec file naming its role; "tf-config": only TF_CONFIG names it, as an
+    # operator hands it out (a chief job, the workers, the ps, an evaluator; jhooks.demo.tf_config_task)
+    launch: str = "spec"
+    evaluator: bool = True  # with launch="tf-config": an evaluator task too
+    jvmWorkerHooks: str = "python"  # with launch="tf-config": the JVM workers' standard hooks, "python" (jep) or "java"
 
 
 def free_ports(n: int) -> list[int]:
@@ -75,6 +80,12 @@ class Task:
     logPath: str
     proc: subprocess.Popen | None = None
     logFile: Any = None
+    argv: list[str] | None = None  # None: python -m jhooks.demo.cluster_task <spec>
+    env: dict[str, str] = field(default_factory=dict)  # added to the environment (TF_CONFIG)
+
+    @property
+    def chief(self) -> bool:
+        return self.job == "chief" or (self.job == "worker" and self.index == 0 and not self.argv)
 
 
 @dataclass
@@ -86,8 +97,10 @@ class Processes:
     def start(self, task: Task) -> None:
         task.logFile = open(task.logPath, "ab")
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "1"))
+        env.pop("TF_CONFIG", None)  # a task's role is only what the launcher gives it
+        env.update(task.env)
         task.proc = subprocess.Popen(
-            [sys.executable, "-m", "jhooks.demo.cluster_task", task.spec],
+            task.argv or [sys.executable, "-m", "jhooks.demo.cluster_task", task.spec],
             stdout=task.logFile,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -174,6 +187,62 @@ def plan(cfg: ClusterDemoConfig, out: str, checkpointDir: str) -> list[Task]:
     return tasks
 
 
+def jvm_command(main: str) -> list[str]:
+    """``java`` with the options, jhooks classpath and jep jar that let a plain-``java`` JVM load
+    Python hooks from this environment (``python -m jhooks jvm-options``), then ``main``."""
+    from jhooks.bridge.backend.jep_backend import jep_jar
+    from jhooks.bridge.process import runtime
+    from jhooks.bridge.process.classpath import classpath
+    from jhooks.demo.jars import jars
+
+    jar = jep_jar()
+    if jar is None:
+        raise ValueError("a JVM worker with Python hooks needs jep here: pip install 'jhooks[jep]'")
+    tfdir = runtime.tensorflow_wheel_dir()
+    options = runtime.jvm_args(tfdir) if tfdir is not None else []
+    return ["java", *options, "-cp", os.pathsep.join([*classpath(), *jars(), jar]), main]
+
+
+def tf_config_of(cluster: dict[str, list[str]], job: str, index: int) -> str:
+    """The TF_CONFIG an operator gives task ``index`` of ``job`` (Kubeflow leaves the evaluator out
+    of the cluster)."""
+    return json.dumps({"cluster": cluster, "task": {"type": job, "index": index}})
+
+
+def plan_tf_config(cfg: ClusterDemoConfig, out: str, checkpointDir: str) -> list[Task]:
+    """The tasks of ``--launch tf-config``: ps 0, chief 0, workers 0..N-1 (the first K on the JVM,
+    started by plain ``java`` with Python hooks through jep), and an evaluator; each with the same
+    command line for its language and its role in TF_CONFIG only. Nothing is started."""
+    ports = free_ports(2 + cfg.workers)
+    cluster = {
+        "chief": [f"127.0.0.1:{ports[0]}"],
+        "worker": [f"127.0.0.1:{p}" for p in ports[2:]],
+        "ps": [f"127.0.0.1:{ports[1]}"],
+    }
+    settings = [
+        "--csv", cfg.csv, "--last-step", str(cfg.steps), "--result-dir", out,
+        "--checkpoint-dir", checkpointDir, "--save-steps", str(cfg.saveSteps),
+        "--learning-rate", str(cfg.learningRate), "--recovery-wait-secs", str(cfg.recoveryWaitSecs),
+        "--max-wait-secs", str(cfg.maxWaitSecs),
+    ]  # fmt: skip
+    python = [sys.executable, "-m", "jhooks.demo.tf_config_task", *settings]
+    tasks = [Task("ps", 0, "python", "", "", ""), Task("chief", 0, "python", "", "", "")]
+    tasks += [Task("worker", i, "jvm" if i < cfg.javaWorkers else "python", "", "", "") for i in range(cfg.workers)]
+    if cfg.evaluator:
+        tasks.append(Task("evaluator", 0, "python", "", "", ""))
+    java = jvm_command("org.jhooks.demo.TfConfigTask") + settings if cfg.javaWorkers else []
+    if java:
+        java += ["--hooks", cfg.jvmWorkerHooks]
+    for t in tasks:
+        name = f"{t.job}{t.index}"
+        t.result = os.path.join(out, f"{name}.result.json")
+        t.logPath = os.path.join(out, f"{name}.log")
+        barrier = ["--start-barrier"] if t.job in ("chief", "worker") else []
+        t.argv = (java if t.lang == "jvm" else python) + barrier
+        t.env = {"TF_CONFIG": tf_config_of(cluster, t.job, t.index)}
+    return tasks
+
+
 def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
     """Runs the cluster; returns the report (see ``python -m jhooks cluster-demo --help``).
 
@@ -189,14 +258,20 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
             f"steps ({cfg.steps}) must be above saveSteps ({cfg.saveSteps}) to restart the ps mid-run "
             "after the first checkpoint; raise --steps or pass --no-ps-restart"
         )
+    if cfg.launch not in ("spec", "tf-config"):
+        raise ValueError(f"launch must be 'spec' or 'tf-config', got {cfg.launch!r}")
+    if cfg.jvmWorkerHooks not in ("python", "java"):
+        raise ValueError(f"jvmWorkerHooks must be 'python' or 'java', got {cfg.jvmWorkerHooks!r}")
+    if cfg.launch == "tf-config" and cfg.javaChief:
+        raise ValueError("--java-chief is for --launch spec; with tf-config the JVM tasks are workers")
     out = cfg.out or tempfile.mkdtemp(prefix="jhooks-cluster-")
     if os.path.isdir(out) and os.listdir(out):
         # Old checkpoints would be restored (and training end at once); nothing is deleted for the user.
         raise FileExistsError(f"{out} is not empty: give a new or empty --out directory")
     os.makedirs(out, exist_ok=True)
     checkpointDir = os.path.join(out, "checkpoints")
-    tasks = plan(cfg, out, checkpointDir)
-    ps, workers = tasks[0], tasks[1:]
+    tasks = (plan_tf_config if cfg.launch == "tf-config" else plan)(cfg, out, checkpointDir)
+    ps, workers = tasks[0], tasks[1:]  # with tf-config, "workers" are the chief, the workers and the evaluator
     procs = Processes()
     previous = None
     if threading.current_thread() is threading.main_thread():
@@ -232,9 +307,10 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
             psRestarted = True
         for t in workers:
             assert t.proc is not None
-            _wait_for(lambda t=t: t.proc.poll() is not None, deadline, [t], f"worker {t.index} to finish")
+            what = f"{t.job} {t.index}"
+            _wait_for(lambda t=t: t.proc.poll() is not None, deadline, [t], f"{what} to finish")
             if t.proc.returncode != 0:
-                raise ClusterDemoError(f"worker {t.index} ({t.lang}) exited with {t.proc.returncode}; log: {t.logPath}")
+                raise ClusterDemoError(f"{what} ({t.lang}) exited with {t.proc.returncode}; log: {t.logPath}")
     finally:
         procs.kill_all()
         if previous is not None:
@@ -243,25 +319,36 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
             if t.logFile is not None:
                 t.logFile.close()
     wall = time.monotonic() - start
-    results = []
+    results, evaluation = [], None
     for t in workers:
         with open(t.result) as f:
-            results.append(json.load(f))
+            r = json.load(f)
+        r["chief"] = t.chief
+        r["pid"] = t.proc.pid if t.proc is not None else None
+        r["command"] = os.path.basename(t.argv[0]) if t.argv else "python"
+        if t.job == "evaluator":
+            evaluation = r
+        else:
+            results.append(r)
     report_tasks = [{"job": "ps", "index": 0, "lang": "python", "steps": 0, "steps_per_sec": 0.0}]
     for r in results:
-        sps = r["steps"] / r["seconds"] if r["seconds"] > 0 else 0.0
+        # "seconds" starts at the end of the first run, which waits for the chief or the start barrier
+        sps = (r["steps"] - 1) / r["seconds"] if r["seconds"] > 0 else 0.0
         report_tasks.append(
             {
                 "job": r["job"],
                 "index": r["index"],
                 "lang": r["lang"],
-                "chief": r["index"] == 0,
+                "chief": r["chief"],
                 "steps": r["steps"],
                 "steps_per_sec": round(sps, 2),
                 "recoveries": r["recoveries"],
+                "pid": r["pid"],
+                "command": r["command"],
             }
         )
-    chief_lang = workers[0].lang  # only the chief writes checkpoints
+    chief = next(r for r in results if r["chief"])
+    chief_lang = chief["lang"]  # only the chief writes checkpoints
     checkpoints: list[dict[str, Any]] = []
     if os.path.isdir(checkpointDir):
         for name in sorted(os.listdir(checkpointDir)):
@@ -272,7 +359,12 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
                 )
         checkpoints.sort(key=lambda c: c["step"])
     chief_only_on = [f"/job:{r['job']}/task:{r['index']}" for r in results if r["chief_only_runs"] > 0]
-    chief = next(r for r in results if r["index"] == 0)
+    extra: dict[str, Any] = {}
+    if cfg.launch == "tf-config":
+        extra["launch"] = "tf-config"
+        extra["jvm_vs_python_worker_steps_per_sec"] = _jvm_vs_python(report_tasks)
+        if evaluation is not None:
+            extra["evaluator"] = {k: evaluation[k] for k in ("evaluations", "best", "best_checkpoint")}
     return {
         "tasks": report_tasks,
         "chief_only_hooks_on": chief_only_on,
@@ -284,4 +376,15 @@ def run(cfg: ClusterDemoConfig) -> dict[str, Any]:
         "wall_secs": round(wall, 1),
         "pids": [p.pid for p in procs.procs],
         "out": out,
+        **extra,
     }
+
+
+def _jvm_vs_python(tasks: list[dict[str, Any]]) -> float | None:
+    """The mean steps/s of the JVM workers over that of the Python non-chief workers of the same
+    run (the chief also checkpoints, so it is no baseline); None without both."""
+    jvm = [t["steps_per_sec"] for t in tasks if t["lang"] == "jvm" and not t.get("chief") and t["steps"]]
+    py = [t["steps_per_sec"] for t in tasks if t["lang"] == "python" and t["job"] == "worker" and not t.get("chief")]
+    if not jvm or not py or not sum(py):
+        return None
+    return round((sum(jvm) / len(jvm)) / (sum(py) / len(py)), 3)

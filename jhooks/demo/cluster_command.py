@@ -30,22 +30,45 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default=None, help="dir for checkpoints, task logs and results (default: a new temp dir)")
     p.add_argument("--timeout", type=float, default=600, help="seconds before the cluster is ended (default 600)")
     p.add_argument("--json", default=None, help="also write the report as JSON to this path")
+    p.add_argument(
+        "--launch",
+        choices=("spec", "tf-config"),
+        default="spec",
+        help="how tasks learn their role: 'spec' (default) a spec file per task; 'tf-config' only the TF_CONFIG "
+        "variable, as Kubeflow's TFJob operator sets it: a chief job, the workers (the first --java-workers of "
+        "them JVMs started by plain java, with Python hooks through jep), a ps and an evaluator",
+    )
+    p.add_argument("--no-evaluator", action="store_true", help="with --launch tf-config: no evaluator task")
+    p.add_argument(
+        "--jvm-worker-hooks",
+        choices=("python", "java"),
+        default="python",
+        help="with --launch tf-config: the JVM workers' StopAtStepHook and GlobalStepWaiterHook in Python "
+        "(default, through jep) or their Java twins (to measure the crossing)",
+    )
     p.set_defaults(run=run)
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = ["task               lang    steps   steps/s  recoveries"]
+    lines = ["task                  lang    steps   steps/s  recoveries"]
     for t in report["tasks"]:
         name = f"/job:{t['job']}/task:{t['index']}" + (" (chief)" if t.get("chief") else "")
         lines.append(
-            f"{name:<18} {t['lang']:<7} {t['steps']:>5} {t['steps_per_sec']:>9.1f}  {t.get('recoveries', '-')!s:>10}"
+            f"{name:<21} {t['lang']:<7} {t['steps']:>5} {t['steps_per_sec']:>9.1f}  {t.get('recoveries', '-')!s:>10}"
         )
+    if report.get("jvm_vs_python_worker_steps_per_sec") is not None:
+        lines.append(f"JVM worker / Python worker steps/s: {report['jvm_vs_python_worker_steps_per_sec']}")
     lines.append(f"chief-only hooks ran on: {', '.join(report['chief_only_hooks_on']) or 'no task'}")
     lines.append(f"ps restarted: {report['ps_restarted']}; recovered: {report['recovered_after_ps_restart']}")
     steps = [str(c["step"]) for c in report["checkpoints"]]
     writer = report["checkpoints"][0]["writer"] if steps else "-"
     lines.append(f"checkpoints (written by the {writer} chief): steps {', '.join(steps)}")
     lines.append(f"held-out accuracy: {report['accuracy']}")
+    if "evaluator" in report:
+        ev = report["evaluator"]
+        evaluated = ", ".join(str(e["step"]) for e in ev["evaluations"])
+        best = ev["best"][0] if ev["best"] else None
+        lines.append(f"evaluator: checkpoints {evaluated}; best by held-out loss: {best}")
     lines.append(f"output: {report['out']}")
     return "\n".join(lines)
 
@@ -66,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
             restartPs=not args.no_ps_restart,
             out=args.out,
             timeoutSecs=args.timeout,
+            launch=args.launch,
+            evaluator=not args.no_evaluator,
+            jvmWorkerHooks=args.jvm_worker_hooks,
         )
         report = run_cluster(config)
     except (ValueError, FileExistsError) as e:

@@ -102,6 +102,16 @@ def run_ps(spec: dict[str, Any]) -> None:
 
 
 def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
+    from jhooks.tf.cluster import WORKER, Cluster
+    from jhooks.tf.tf_config import TfConfig
+
+    return train_python(TfConfig(Cluster(spec["cluster"]), WORKER, spec["index"]), spec, _barrier(spec))
+
+
+def train_python(cfg: Any, spec: dict[str, Any], barrier: Hook | None) -> dict[str, Any]:
+    """Trains the task ``cfg`` (a :class:`jhooks.tf.tf_config.TfConfig`) in Python TensorFlow with
+    Java hooks; the settings are ``spec``'s (``lastStep``, ``csv``, ``learningRate``,
+    ``checkpointDir``, ``saveSteps``, ``recoveryWaitSecs``, ``maxWaitSecs``)."""
     from jhooks.demo.jars import start_jvm
 
     start_jvm()  # before TensorFlow: one runtime, shared with the JVM
@@ -113,17 +123,10 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
     from jhooks.demo import data as demo_data
     from jhooks.demo import model
     from jhooks.tf import to_tf_hooks
-    from jhooks.tf.cluster import WORKER, Cluster
-    from jhooks.tf.cluster_server import ClusterServer
-    from jhooks.tf.device_setter import ReplicaDeviceSetter
-    from jhooks.tf.worker_session import WorkerSessionCreator
 
-    index = spec["index"]
-    chief = index == 0
-    cluster = Cluster(spec["cluster"])
-    server = ClusterServer.start(cluster, WORKER, index)
-    setter = ReplicaDeviceSetter(cluster, WORKER, index)
-    demo = model.build(demo_data.load(spec["csv"]), spec["learningRate"], setter.deviceFunction)
+    chief = cfg.isChief()
+    cfg.server()
+    demo = model.build(demo_data.load(spec["csv"]), spec["learningRate"], cfg.replicaDeviceSetter().deviceFunction)
     hooks_pkg = "org.jhooks.hooks."
     Long = java_class("java.lang.Long")
     final = None
@@ -132,23 +135,19 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
         java_hooks.insert(0, JavaHook(java_class(hooks_pkg + "GlobalStepWaiterHook")(1, 0.2)))
     counter = SessionCounter()
     probe = ChiefOnlyProbe()
-    barrier = _barrier(spec)
-    config = cluster.sessionConfig(WORKER, index)
     steps = 0
     with demo.graph.as_default():
-        hooks = to_tf_hooks([counter, barrier, *java_hooks])
+        hooks = to_tf_hooks([counter, *([barrier] if barrier else []), *java_hooks])
         if chief:
             m = java_class("java.util.LinkedHashMap")()
             m.put("accuracy", model.ACCURACY)
             final = java_class(hooks_pkg + "FinalOpsHook")(m)
             session = tf.compat.v1.train.MonitoredTrainingSession(
-                master=server.target(),
-                is_chief=True,
+                **cfg.monitoredTrainingSessionArgs(),
                 checkpoint_dir=spec["checkpointDir"],
                 scaffold=tf.compat.v1.train.Scaffold(saver=demo.saver),
                 hooks=hooks,
                 chief_only_hooks=to_tf_hooks([probe, JavaHook(final)]),
-                config=config,
                 save_checkpoint_steps=spec["saveSteps"],
                 save_checkpoint_secs=None,
                 save_summaries_steps=None,
@@ -158,7 +157,7 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
         else:
             # MonitoredTrainingSession(is_chief=False) gives non-chiefs exactly these hooks (no
             # chief-only ones), but waits 30 s between checks; this creator polls faster.
-            creator = WorkerSessionCreator(server.target(), config, spec["recoveryWaitSecs"], spec["maxWaitSecs"])
+            creator = cfg.workerSessionCreator(spec["recoveryWaitSecs"], spec["maxWaitSecs"])
             session = tf.compat.v1.train.MonitoredSession(session_creator=creator, hooks=hooks)
         start = end = time.perf_counter()
         with session:
@@ -166,6 +165,8 @@ def run_python_worker(spec: dict[str, Any]) -> dict[str, Any]:
                 session.run(demo.trainOp)
                 steps += 1
                 end = time.perf_counter()
+                if steps == 1:  # timed from here: the first run waits for the chief or the barrier
+                    start = end
     result: dict[str, Any] = {
         "steps": steps,
         "seconds": end - start,
@@ -200,6 +201,7 @@ def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
         java_hooks.add(as_java_hook(h))
     chief_only.add(as_java_hook(probe))
     Cluster = java_class("org.jhooks.tf.Cluster")
+    TfConfig = java_class("org.jhooks.tf.TfConfig")
     jobs = java_class("java.util.LinkedHashMap")()
     for job, tasks in spec["cluster"].items():
         addresses = JList()
@@ -210,8 +212,7 @@ def run_jvm_worker(spec: dict[str, Any]) -> dict[str, Any]:
     File = java_class("java.io.File")
     r = java_class("org.jhooks.demo.ClusterDemoTask").train(
         File(str(Path(spec["csv"]).resolve())).toPath(),
-        Cluster.of(jobs),
-        index,
+        TfConfig.of(Cluster.of(jobs), "worker", index),
         float(spec["learningRate"]),
         java_hooks,
         chief_only,

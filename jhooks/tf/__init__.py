@@ -13,6 +13,7 @@ from jhooks.tf.hook_batch import Batchable, BeforeResult, HookBatch
 from jhooks.tf.hook_group import TfHookGroup, to_tf_hooks
 from jhooks.tf.on_error import OnErrorSession
 from jhooks.tf.session_view import TfSessionView
+from jhooks.tf.tf_config import TfConfig
 from jhooks.tf.without_hooks import run_without_hooks
 from jhooks.tf.worker_session import WorkerSessionCreator
 
@@ -25,6 +26,7 @@ __all__ = [
     "HookBatch",
     "OnErrorSession",
     "ReplicaDeviceSetter",
+    "TfConfig",
     "TfCoordinatorView",
     "TfHookAdapter",
     "TfHookGroup",

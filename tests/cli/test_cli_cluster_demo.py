@@ -17,6 +17,7 @@ from jhooks.cli.main import main
         # the ps restart waits for a checkpoint past step 0: the final one when no save comes before
         (["--steps", "100", "--save-steps", "100"], "steps (100) must be above saveSteps (100)"),
         (["--steps", "30", "--save-steps", "100"], "raise --steps or pass --no-ps-restart"),
+        (["--launch", "tf-config", "--java-chief"], "--java-chief is for --launch spec"),
     ],
 )
 def test_bad_numbers_are_refused_with_the_value(argv, message, capsys, tmp_path):

@@ -5,11 +5,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jhooks.Hook;
-import org.jhooks.tf.Cluster;
-import org.jhooks.tf.ClusterServer;
 import org.jhooks.tf.MonitoredSession;
 import org.jhooks.tf.MonitoredTrainingSession;
 import org.jhooks.tf.ReplicaDeviceSetter;
+import org.jhooks.tf.TfConfig;
 import org.tensorflow.Graph;
 import org.tensorflow.ndarray.NdArray;
 
@@ -28,7 +27,10 @@ public final class ClusterDemoTask {
     /** Training runs of this task. */
     public final long localSteps;
 
-    /** Seconds from the first to the end of the last training run. */
+    /**
+     * Seconds from the end of the first training run (which waits for the chief, or a start
+     * barrier) to the end of the last: the steps/s are {@code (localSteps - 1) / seconds}.
+     */
     public final double seconds;
 
     /** Sessions re-created after ABORTED / UNAVAILABLE (a ps restart). */
@@ -57,16 +59,16 @@ public final class ClusterDemoTask {
   }
 
   /**
-   * Trains task {@code task} of job {@code worker}; the chief (task 0) also restores or initializes
-   * the model and saves checkpoints every {@code saveSteps} in {@code checkpointDir}.
+   * Trains the task {@code task} (its cluster and role, e.g. {@link TfConfig#fromEnv()}); the chief
+   * also restores or initializes the model and saves checkpoints every {@code saveSteps} in {@code
+   * checkpointDir}.
    *
    * @param recoveryWaitSecs a non-chief's poll for the chief's initialization
    * @param maxWaitSecs a non-chief's bound on that wait
    */
   public static Result train(
       Path csv,
-      Cluster cluster,
-      int task,
+      TfConfig task,
       float learningRate,
       List<Hook> hooks,
       List<Hook> chiefOnlyHooks,
@@ -75,16 +77,12 @@ public final class ClusterDemoTask {
       double recoveryWaitSecs,
       double maxWaitSecs)
       throws IOException {
-    boolean chief = task == 0;
-    ClusterServer server = ClusterServer.start(cluster, Cluster.WORKER, task);
+    boolean chief = task.isChief();
     DemoData data = DemoData.load(csv);
-    ReplicaDeviceSetter placement = ReplicaDeviceSetter.of(cluster, Cluster.WORKER, task);
-    try (Graph graph = DemoModel.build(data, learningRate, placement)) {
+    try (Graph graph = DemoModel.build(data, learningRate, task.replicaDeviceSetter())) {
       MonitoredTrainingSession.Builder b =
           MonitoredTrainingSession.builder(graph)
-              .master(server.target())
-              .isChief(chief)
-              .config(cluster.sessionConfig(Cluster.WORKER, task, null))
+              .tfConfig(task)
               .workerWait(recoveryWaitSecs, maxWaitSecs)
               .hooks(hooks)
               .chiefOnlyHooks(chiefOnlyHooks)
@@ -106,6 +104,9 @@ public final class ClusterDemoTask {
           }
           steps++;
           end = System.nanoTime();
+          if (steps == 1) {
+            start = end;
+          }
         }
         if (chief) {
           NdArray<?> value =

@@ -61,6 +61,7 @@ public final class MonitoredTrainingSession {
     private double recoveryWaitSecs = 30;
     private double maxWaitSecs = 7200;
     private DefaultHooks defaultHooks;
+    private TfConfig tfConfig;
 
     private Builder(Graph graph) {
       this.graph = Objects.requireNonNull(graph, "graph");
@@ -98,6 +99,29 @@ public final class MonitoredTrainingSession {
             "MonitoredTrainingSession: master '" + t + "': expected \"\" or grpc://host:port");
       }
       this.master = t;
+      return this;
+    }
+
+    /**
+     * The task's role in its cluster, as {@code TF_CONFIG} gives it ({@link TfConfig#fromEnv()}):
+     * sets {@link #isChief} now; at {@link #build()} the sessions' master becomes the task's own
+     * server (started then, once per JVM: {@link TfConfig#server()}) and the task's device filters
+     * are added to {@link #config} ({@link TfConfig#sessionConfig}). For local training (no
+     * cluster) the master stays in-process. Place the graph's ops with {@link
+     * TfConfig#replicaDeviceSetter()}.
+     *
+     * @throws IllegalArgumentException the evaluator, which reads checkpoints and does not train
+     */
+    public Builder tfConfig(TfConfig task) {
+      Objects.requireNonNull(task, "tfConfig");
+      if (task.isEvaluator()) {
+        throw new IllegalArgumentException(
+            "MonitoredTrainingSession: tfConfig "
+                + task
+                + ": the evaluator does not train: it reads the chief's checkpoints");
+      }
+      this.tfConfig = task;
+      this.isChief = task.isChief();
       return this;
     }
 
@@ -309,6 +333,10 @@ public final class MonitoredTrainingSession {
     }
 
     public MonitoredSession build() {
+      if (tfConfig != null) {
+        master = tfConfig.master().isEmpty() ? "" : tfConfig.server().target();
+        config = tfConfig.sessionConfig(config);
+      }
       MonitoredSession.Builder b =
           MonitoredSession.builder(graph)
               .hooks(allHooks())
