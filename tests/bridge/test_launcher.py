@@ -52,8 +52,9 @@ def test_the_app_gets_the_command_line_hooks_and_loads_more():
 def test_a_python_exception_in_the_app_fails_the_launch_with_both_stacks():
     done = launcher("--classpath", TEST_CLASSES, "org.jhooks.bridgetest.HookApp", "--", "--fail")
     assert done.returncode == 1
-    assert "org.jhooks.bridgetest.HookApp.main threw org.jhooks.bridge.PythonException" in done.stderr
-    assert "builtins.RuntimeError: exploded in beginSession" in done.stderr
+    # a built-in RuntimeError reaches Java as IllegalStateException caused by its carrier (standard_errors)
+    assert "org.jhooks.bridgetest.HookApp.main threw java.lang.IllegalStateException" in done.stderr
+    assert "Caused by: org.jhooks.bridge.PythonException: builtins.RuntimeError: exploded in beginSession" in done.stderr
     assert "at <python>.launcher_hooks.beginSession(" in done.stderr
     assert "at org.jhooks.bridgetest.HookApp.main(HookApp.java" in done.stderr
 

@@ -176,7 +176,8 @@ def test_an_after_session_run_error_stops_the_group_at_that_hook(java_log):
 
     log, runs, error = same_both_ways(hooks, java_log)
     assert log == ["O1 array(2., dtype=float32) writeable=False"]
-    assert "builtins.ValueError: results None" in error
+    # a built-in ValueError reaches the Java caller as IllegalArgumentException (standard_errors)
+    assert error == "java.lang.IllegalArgumentException: results None"
 
 
 def test_a_bad_name_in_a_group_stops_before_the_next_hook_every_time(java_log):
