@@ -858,7 +858,10 @@ def runtime() -> dict[str, str]:
     options = " ".join(str(a) for a in management.getRuntimeMXBean().getInputArguments()) or "none"
     affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     return {
-        "python_gc": f"enabled, thresholds {gc.get_threshold()}, start-up objects frozen, collected before every round",
+        "python_gc": (
+            f"enabled, thresholds {gc.get_threshold()}, start-up objects frozen (again before each family), "
+            "collected before every round"
+        ),
         "jvm_gc": f"{collectors} (JVM defaults)",
         "jvm_options": options,
         "cpus": f"not pinned: CPUs {affinity} (TensorFlow's and the JVM's threads use them all)",

@@ -20,9 +20,10 @@ better (two runs at load 12-17 agreed within 0.035 on P1, P2, P9a and P9b, where
 by up to 0.18); but it also counts every other thread of the process (TensorFlow's pools, which
 may spin while a hook runs; the JVM's compiler), so its ratios are another measure (P1 about 1.27,
 against 1.0-1.2 by wall time in the same hour): compare runs of one clock. Python's cyclic
-collector stays on, the start-up objects frozen (``gc.freeze``), and a collection runs before
-every round; the JVM keeps its default collector (G1 here) and options; nothing is pinned to a
-CPU (TensorFlow's and the JVM's threads need both cores). Every run prints these settings and the
+collector stays on, the start-up objects frozen (``gc.freeze``, again before each family: what an
+earlier family imported lazily is start-up state too), and a collection runs before every round;
+the JVM keeps its default collector (G1 here) and options; nothing is pinned to a CPU
+(TensorFlow's and the JVM's threads need both cores). Every run prints these settings and the
 machine, and samples the load average before and after each family. ``--quick`` (3 rounds of
 0.01 s blocks, no warm-up, small sizes) checks that everything runs; its numbers mean nothing.
 
@@ -222,6 +223,11 @@ def measure(args: argparse.Namespace, cfg: dict[str, Any], families: list[str]) 
     load: dict[str, list[float]] = {}
     started, t0 = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.perf_counter()
     for name in families:
+        # What earlier families imported lazily (TensorFlow's training modules: some 200,000
+        # objects) is start-up state too: unfrozen, JPype's full Python collection after every JVM
+        # collection would scan it and charge a later family for an earlier one's imports.
+        gc.collect()
+        gc.freeze()
         before = _load()
         for row, r in measure.FAMILIES[name](cfg).items():
             rows[row] = table.row(row, r.to_json())
