@@ -10,6 +10,7 @@ in one place, rather than in each file, because they are a CI policy about whole
 
 import os
 import re
+import signal
 
 import pytest
 
@@ -71,3 +72,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.anytf)
         if not run_slow and "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The signal tests send SIGINT to child processes as a terminal's Ctrl-C would. A shell starts
+    # a background job (`.ci/run &`) with SIGINT ignored, and an ignored signal stays ignored across
+    # exec: the children would never see it. Python's default handler here resets it at exec.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
