@@ -54,7 +54,9 @@ def test_a_python_exception_in_the_app_fails_the_launch_with_both_stacks():
     assert done.returncode == 1
     # a built-in RuntimeError reaches Java as IllegalStateException caused by its carrier (standard_errors)
     assert "org.jhooks.bridgetest.HookApp.main threw java.lang.IllegalStateException" in done.stderr
-    assert "Caused by: org.jhooks.bridge.PythonException: builtins.RuntimeError: exploded in beginSession" in done.stderr
+    assert (
+        "Caused by: org.jhooks.bridge.PythonException: builtins.RuntimeError: exploded in beginSession" in done.stderr
+    )
     assert "at <python>.launcher_hooks.beginSession(" in done.stderr
     assert "at org.jhooks.bridgetest.HookApp.main(HookApp.java" in done.stderr
 
