@@ -43,8 +43,10 @@ def validate_saver_args(
         raise ValueError("checkpointDir must be given")
     if saver is not None and scaffold is not None:
         raise ValueError("You cannot provide both saver and scaffold.")
-    if (saveSecs is None) == (saveSteps is None):
-        raise ValueError("exactly one of saveSecs and saveSteps should be provided.")
+    if saveSecs is None and saveSteps is None:  # TensorFlow's texts (its hook's SecondOrStepTimer)
+        raise ValueError("Either every_secs or every_steps should be provided.")
+    if saveSecs is not None and saveSteps is not None:
+        raise ValueError("Can not provide both every_secs and every_steps.")
     if saveSteps is not None and saveSteps <= 0:
         raise ValueError(f"saveSteps must be positive, got {saveSteps}")
     if saveSecs is not None and saveSecs <= 0:
@@ -66,7 +68,7 @@ class CheckpointSaverHook(Hook):
 
     Args:
         checkpointDir: directory of the checkpoints and the ``checkpoint`` state file (created).
-        saveSecs: save every N seconds (> 0); exactly one of saveSecs/saveSteps.
+        saveSecs: save every N seconds (> 0); exactly one of saveSecs/saveSteps (else ValueError, TF's texts).
         saveSteps: save every N global steps (int > 0).
         saver: a jhooks.hooks.Saver (which variables, maxToKeep); default ``Saver(maxToKeep=maxToKeep)``.
             Without explicit variables the files come from ``session.save(prefix)``, else from a
@@ -94,8 +96,10 @@ class CheckpointSaverHook(Hook):
     the temporaries a killed save left (``checkpoint.tmp*``, ``<checkpointBasename>-*.tempstate*``).
 
     Raises:
-        ValueError: see docs/standard-hooks.md (texts shared with Java); a ``checkpointBasename``
-            with a path separator or ``..`` (naming the hook and the value).
+        ValueError: see docs/standard-hooks.md (texts shared with Java; neither or both of
+            saveSecs/saveSteps: TensorFlow's texts, "Either every_secs or every_steps should be
+            provided." / "Can not provide both every_secs and every_steps."); a
+            ``checkpointBasename`` with a path separator or ``..`` (naming the hook and the value).
         HookError: in ``begin``, the dir cannot be created or its ``checkpoint`` state file cannot be
             read or parsed (cause: CheckpointStateError); nothing is written then.
         CheckpointSaveError: a save failed (files, state file or rotation not written, e.g. disk

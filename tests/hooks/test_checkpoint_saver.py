@@ -143,8 +143,8 @@ def test_explicit_variables_are_snapshotted(tmp_path):
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        (dict(saveSteps=1, saveSecs=1.0), "exactly one of saveSecs and saveSteps should be provided."),
-        (dict(), "exactly one of saveSecs and saveSteps should be provided."),
+        (dict(saveSteps=1, saveSecs=1.0), "Can not provide both every_secs and every_steps."),
+        (dict(), "Either every_secs or every_steps should be provided."),
         (dict(saveSteps=0), "saveSteps must be positive, got 0"),
         (dict(saveSecs=-1), "saveSecs must be positive, got -1"),
         (dict(saveSteps=1, saver=Saver(), scaffold=Scaffold()), "You cannot provide both saver and scaffold."),

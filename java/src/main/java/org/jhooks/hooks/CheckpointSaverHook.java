@@ -43,8 +43,10 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
    * @param scaffold where the saver comes from when {@code saver} is null, or {@code null}
    * @param listeners called around each save, or {@code null}
    * @param maxToKeep checkpoints kept when no saver is given ({@code null}: 5; 0 keeps all)
-   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one,
-   *     both saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages); a
+   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps (TF's timer's texts:
+   *     "Can not provide both every_secs and every_steps." / "Either every_secs or every_steps
+   *     should be provided."), a non-positive one, both saver and scaffold, both saver and
+   *     maxToKeep, or no checkpointDir (TF's messages); a
    *     checkpointBasename with a path separator or {@code ..}
    * @throws IllegalStateException a saver with explicit variables (written by {@link
    *     SnapshotWriter}) in a JVM that cannot load TensorFlow's natives

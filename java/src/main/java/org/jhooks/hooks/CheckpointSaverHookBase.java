@@ -74,9 +74,12 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     if (b.saver != null && b.scaffold != null) {
       throw new IllegalArgumentException("You cannot provide both saver and scaffold.");
     }
-    if ((b.saveSecs == null) == (b.saveSteps == null)) {
-      throw new IllegalArgumentException(
-          "exactly one of saveSecs and saveSteps should be provided.");
+    // TensorFlow's texts (its hook's SecondOrStepTimer)
+    if (b.saveSecs == null && b.saveSteps == null) {
+      throw new IllegalArgumentException("Either every_secs or every_steps should be provided.");
+    }
+    if (b.saveSecs != null && b.saveSteps != null) {
+      throw new IllegalArgumentException("Can not provide both every_secs and every_steps.");
     }
     if (b.saveSteps != null && b.saveSteps <= 0) {
       throw new IllegalArgumentException("saveSteps must be positive, got " + b.saveSteps);

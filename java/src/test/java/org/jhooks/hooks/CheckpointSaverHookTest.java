@@ -182,12 +182,24 @@ public class CheckpointSaverHookTest {
   @Test
   public void argumentErrorsUseTensorFlowsMessages() {
     assertEquals(
-        "exactly one of saveSecs and saveSteps should be provided.",
+        "Either every_secs or every_steps should be provided.",
         assertThrows(
                 IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").build())
             .getMessage());
     assertEquals(
-        "exactly one of saveSecs and saveSteps should be provided.",
+        "Either every_secs or every_steps should be provided.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AsyncCheckpointSaverHook.builder("/tmp/x").build())
+            .getMessage());
+    assertEquals(
+        "Can not provide both every_secs and every_steps.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AsyncCheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build())
+            .getMessage());
+    assertEquals(
+        "Can not provide both every_secs and every_steps.",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> CheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build())
