@@ -30,6 +30,13 @@ class Session(Protocol):
     AsyncCheckpointSaverHook uses them when present (else it fetches the values); a view without
     them lacks the methods or raises NotImplementedError.
 
+    Optional graph (twins of Java's default methods): ``graphDef()`` -> the session's graph as a
+    serialized ``GraphDef`` proto (bytes), and ``metaGraphDef()`` -> a serialized ``MetaGraphDef``
+    holding that graph and, when the view has one, the ``SaverDef`` of the saver ``save`` uses. The
+    checkpoint saver hooks write them at session creation (``graph.pbtxt`` and the event file, as
+    TensorFlow's CheckpointSaverHook); a view without a graph lacks the methods or raises
+    NotImplementedError, and the savers then write neither.
+
     Optional too (twin of Java's default ``Session#checkpointGuard()``): ``checkpointGuard()`` ->
     the :class:`~jhooks.api.checkpoint_guard.CheckpointGuard` every hook of the raw session shares;
     read it with ``CheckpointGuard.of(session)``, which falls back to one guard per view object.

@@ -18,6 +18,9 @@ DEFAULT_BASENAME = "model.ckpt"
 _DATA = re.compile(r"^\.data-\d{5}-of-\d{5}$")
 _STATE_TEMP = "checkpoint.tmp"
 _BUNDLE_TEMP = ".tempstate"  # TensorFlow's BundleWriter writes <file>.tempstate<random>, then renames
+GRAPH_FILE = "graph.pbtxt"
+"""The text-format GraphDef the savers write into the checkpoint dir at session creation (TF's name)."""
+_GRAPH_TEMP = GRAPH_FILE + ".tmp"
 
 
 def validate_basename(hook: str, checkpointBasename: object) -> str:
@@ -115,10 +118,41 @@ def copy_checkpoint(prefix: str, destPrefix: str) -> list[str]:
     return written
 
 
+def write_graph(checkpointDir: str, graphDef: bytes) -> str:
+    """Writes ``graphDef`` (a serialized ``GraphDef`` proto) as text to ``checkpointDir/graph.pbtxt``,
+    as TensorFlow's ``tf.io.write_graph(graph_def, checkpointDir, "graph.pbtxt", as_text=True)``
+    (protobuf's text format, ``float_format=''``), and returns that path. The text goes to a
+    temporary ``graph.pbtxt.tmp*`` in the same dir, then is renamed over ``graph.pbtxt``, so a reader
+    never sees a half-written file; the temporary is removed when the write fails. Only files inside
+    ``checkpointDir`` are touched (the dir is created).
+
+    Raises OSError when the dir or the file cannot be written (e.g. EFBIG under a file size limit,
+    ``graph.pbtxt`` taken by a directory), google.protobuf's DecodeError when ``graphDef`` is not
+    a serialized GraphDef."""
+    import tempfile
+
+    from google.protobuf import text_format
+    from tensorboard.compat.proto import graph_pb2  # the GraphDef of TensorFlow's proto files, no TF import
+
+    text = text_format.MessageToString(graph_pb2.GraphDef.FromString(bytes(graphDef)), float_format="")
+    os.makedirs(checkpointDir, exist_ok=True)
+    target = os.path.join(checkpointDir, GRAPH_FILE)
+    fd, tmp = tempfile.mkstemp(prefix=_GRAPH_TEMP, dir=checkpointDir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return target
+
+
 def clean_stale_temporaries(checkpointDir: str, checkpointBasename: str) -> list[str]:
     """Deletes what a killed save leaves in ``checkpointDir``: state-file temporaries
-    (``checkpoint.tmp*``) and TensorFlow's bundle temporaries of this basename's checkpoints
-    (``<basename>-<step>.*.tempstate*``). Regular files only; returns the deleted paths."""
+    (``checkpoint.tmp*``), graph-file temporaries (``graph.pbtxt.tmp*``) and TensorFlow's bundle
+    temporaries of this basename's checkpoints (``<basename>-<step>.*.tempstate*``). Regular files
+    only; returns the deleted paths."""
     removed: list[str] = []
     try:
         entries = sorted(os.listdir(checkpointDir))
@@ -126,7 +160,11 @@ def clean_stale_temporaries(checkpointDir: str, checkpointBasename: str) -> list
         return removed
     head = checkpointBasename + "-"
     for entry in entries:
-        ours = entry.startswith(_STATE_TEMP) or (entry.startswith(head) and _BUNDLE_TEMP in entry[len(head) :])
+        ours = (
+            entry.startswith(_STATE_TEMP)
+            or entry.startswith(_GRAPH_TEMP)
+            or (entry.startswith(head) and _BUNDLE_TEMP in entry[len(head) :])
+        )
         path = os.path.join(checkpointDir, entry)
         if ours and os.path.isfile(path) and not os.path.islink(path):
             os.remove(path)

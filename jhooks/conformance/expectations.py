@@ -3,7 +3,8 @@ org.jhooks.conformance.Expectations. Each mismatch is one readable line (a diff 
 
 An observation is a dict: trace, results, listenerTrace, saves, callerRuns, callerResults, withoutHooksResults,
 outcome (kind; error: see error_descriptions; which for conflicts), finalOpsValues, stateFile,
-checkpointValues (step -> variable -> value), stepsOnDisk (steps with checkpoint files), subdirs
+checkpointValues (step -> variable -> value), stepsOnDisk (steps with checkpoint files), graph (nodes of
+graph.pbtxt or None, the graph events in order), subdirs
 (sub-directory -> stateFile, checkpointValues, stepsOnDisk) and, on the JVM driver, hookPositions (hook name ->
 its 1-based place in the driver's hook list, as JVM messages name hooks).
 """
@@ -94,6 +95,15 @@ def _checkpoints(want: Mapping[str, Any], obs: Mapping[str, Any], out: list[str]
         _sequence("checkpoints.listenerTrace", want["listenerTrace"], obs["listenerTrace"], out)
     if "stepsOnDisk" in want:
         _same("checkpoints.stepsOnDisk", want["stepsOnDisk"], obs["stepsOnDisk"], out)
+    if "graph" in want:
+        graph = obs["graph"]
+        if graph["nodes"] is None:
+            out.append("checkpoints.graph.nodes: no graph.pbtxt in the checkpoint dir")
+        else:
+            missing = [n for n in want["graph"]["nodes"] if n not in graph["nodes"]]
+            if missing:
+                out.append(f"checkpoints.graph.nodes: graph.pbtxt has no node {', '.join(missing)}")
+        _same("checkpoints.graph.events", want["graph"]["events"], graph["events"], out)
     for name, sub in want.get("subdirs", {}).items():
         got = obs.get("subdirs", {}).get(name)
         if got is None:

@@ -185,21 +185,46 @@ def _observe_outcome(driven: DriverOutcome, structure: Any, observation: dict[st
 
 def checkpoints(checkpoint_dir: str | None, subdirs: bool = True) -> dict[str, Any]:
     """stateFile (basenames, or None), checkpointValues (step -> variable -> value), stepsOnDisk
-    (global steps with any checkpoint file in the dir) and subdirs (sub-directory name -> the same
-    three, for each sub-directory with a state file) of the dir."""
+    (global steps with any checkpoint file in the dir), graph (the dir's graph files, see
+    :func:`graph_files`) and subdirs (sub-directory name -> the first three, for each
+    sub-directory with a state file) of the dir."""
     import tensorflow as tf
 
     if not checkpoint_dir:
-        return {"stateFile": None, "checkpointValues": {}, "stepsOnDisk": [], "subdirs": {}}
+        return {"stateFile": None, "checkpointValues": {}, "stepsOnDisk": [], "subdirs": {}, "graph": graph_files(None)}
     out = _state_and_values(tf, checkpoint_dir)
     out["stepsOnDisk"] = steps_on_disk(checkpoint_dir)
     if subdirs:
+        out["graph"] = graph_files(checkpoint_dir)
         out["subdirs"] = {
             name: checkpoints(os.path.join(checkpoint_dir, name), subdirs=False)
             for name in sorted(os.listdir(checkpoint_dir))
             if os.path.isfile(os.path.join(checkpoint_dir, name, "checkpoint"))
         }
     return out
+
+
+def graph_files(checkpoint_dir: str | None) -> dict[str, Any]:
+    """nodes (the sorted node names of ``<dir>/graph.pbtxt``, a text GraphDef; None without the
+    file) and events (``graph_def`` / ``meta_graph_def`` for each graph event of the dir's event
+    files, in order), what TF's CheckpointSaverHook writes at session creation. Twin of
+    JvmScenarioRunner's."""
+    if not checkpoint_dir:
+        return {"nodes": None, "events": []}
+    import tensorflow as tf
+    from google.protobuf import text_format
+
+    path = os.path.join(checkpoint_dir, "graph.pbtxt")
+    nodes = None
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            nodes = sorted(n.name for n in text_format.Parse(f.read(), tf.compat.v1.GraphDef()).node)
+    events = []
+    for name in sorted(os.listdir(checkpoint_dir)):
+        if name.startswith("events.out.tfevents."):
+            for event in tf.compat.v1.train.summary_iterator(os.path.join(checkpoint_dir, name)):
+                events += [kind for kind in ("graph_def", "meta_graph_def") if event.HasField(kind)]
+    return {"nodes": nodes, "events": events}
 
 
 def steps_on_disk(checkpoint_dir: str) -> list[int]:

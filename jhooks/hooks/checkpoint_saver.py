@@ -1,8 +1,9 @@
 """CheckpointSaverHook: saves a checkpoint every N steps or seconds, synchronously.
 
 Twin of org.jhooks.hooks.CheckpointSaverHook; mirrors ``tf.compat.v1.train.CheckpointSaverHook``
-(docs/standard-hooks.md, docs/contract.md "Checkpoints"). Differences from TF: no graph.pbtxt or
-meta graph (the neutral session view has no graph); the hook writes the ``checkpoint`` state file
+(docs/standard-hooks.md, docs/contract.md "Checkpoints"). As TF's, at each session creation it
+writes ``graph.pbtxt`` into the checkpoint dir and the graph and meta graph into the dir's event
+file, when the session view has a graph. Differences from TF: the hook writes the ``checkpoint`` state file
 itself, atomically and only after the checkpoint files exist, and rotates old checkpoints
 (``maxToKeep``); a listener's stop request from the save after session creation is honoured
 through the coordinator (TF drops it).
@@ -21,6 +22,7 @@ from jhooks.api.hook import Hook
 from jhooks.api.listener import CheckpointSaverListener, SaveDecision
 from jhooks.api.run_args import SessionRunArgs
 from jhooks.checkpoint.errors import CheckpointSaveError, CheckpointStateError
+from jhooks.checkpoint.files import GRAPH_FILE, write_graph
 from jhooks.checkpoint.keeper import CheckpointKeeper
 from jhooks.checkpoint.snapshot_writer import SnapshotWriter
 from jhooks.hooks.nan_tensor import has_nan
@@ -43,8 +45,10 @@ def validate_saver_args(
         raise ValueError("checkpointDir must be given")
     if saver is not None and scaffold is not None:
         raise ValueError("You cannot provide both saver and scaffold.")
-    if (saveSecs is None) == (saveSteps is None):
-        raise ValueError("exactly one of saveSecs and saveSteps should be provided.")
+    if saveSecs is None and saveSteps is None:  # TensorFlow's texts (its hook's SecondOrStepTimer)
+        raise ValueError("Either every_secs or every_steps should be provided.")
+    if saveSecs is not None and saveSteps is not None:
+        raise ValueError("Can not provide both every_secs and every_steps.")
     if saveSteps is not None and saveSteps <= 0:
         raise ValueError(f"saveSteps must be positive, got {saveSteps}")
     if saveSecs is not None and saveSecs <= 0:
@@ -66,7 +70,7 @@ class CheckpointSaverHook(Hook):
 
     Args:
         checkpointDir: directory of the checkpoints and the ``checkpoint`` state file (created).
-        saveSecs: save every N seconds (> 0); exactly one of saveSecs/saveSteps.
+        saveSecs: save every N seconds (> 0); exactly one of saveSecs/saveSteps (else ValueError, TF's texts).
         saveSteps: save every N global steps (int > 0).
         saver: a jhooks.hooks.Saver (which variables, maxToKeep); default ``Saver(maxToKeep=maxToKeep)``.
             Without explicit variables the files come from ``session.save(prefix)``, else from a
@@ -87,6 +91,14 @@ class CheckpointSaverHook(Hook):
     view's ``nonFiniteVariables()`` or of the snapshot's values. Each refused save logs a WARNING
     naming the step. TensorFlow's hook writes the NaN weights.
 
+    The graph (TF's ``after_create_session``): after each session creation, before that creation's
+    save, the hook writes the view's ``graphDef()`` as text to ``checkpointDir/graph.pbtxt`` (to a
+    temporary ``graph.pbtxt.tmp*``, then renamed over it) and appends a ``graph_def`` event and a
+    ``meta_graph_def`` event (the view's ``metaGraphDef()``) to the event file of ``checkpointDir``
+    (shared per directory, jhooks.hooks.event_writer; flushed before the callback returns), as
+    TensorFlow's hook does. A view without a graph (no ``graphDef``, or NotImplementedError) gets
+    neither, with a DEBUG record.
+
     Checkpoint files (docs/contract.md, "Checkpoints"): the hook writes, overwrites and deletes only
     inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
     dir, whatever the state file lists (entries of another dir, such as the absolute paths TF's Saver
@@ -94,10 +106,15 @@ class CheckpointSaverHook(Hook):
     the temporaries a killed save left (``checkpoint.tmp*``, ``<checkpointBasename>-*.tempstate*``).
 
     Raises:
-        ValueError: see docs/standard-hooks.md (texts shared with Java); a ``checkpointBasename``
-            with a path separator or ``..`` (naming the hook and the value).
+        ValueError: see docs/standard-hooks.md (texts shared with Java; neither or both of
+            saveSecs/saveSteps: TensorFlow's texts, "Either every_secs or every_steps should be
+            provided." / "Can not provide both every_secs and every_steps."); a
+            ``checkpointBasename`` with a path separator or ``..`` (naming the hook and the value).
         HookError: in ``begin``, the dir cannot be created or its ``checkpoint`` state file cannot be
-            read or parsed (cause: CheckpointStateError); nothing is written then.
+            read or parsed (cause: CheckpointStateError); nothing is written then. In
+            ``afterCreateSession``, ``graph.pbtxt`` or the graph events cannot be written (e.g. a
+            file size limit, the name taken by a directory): names the hook, the callback and the
+            file, the OSError as cause; no checkpoint is saved then.
         CheckpointSaveError: a save failed (files, state file or rotation not written, e.g. disk
             full or a file size limit, which TF reports as OutOfRange) or left no checkpoint files;
             names the hook, callback, global step and prefix. Never taken as end of input.
@@ -159,6 +176,7 @@ class CheckpointSaverHook(Hook):
         self._coord = coord
         self._watched = None
         step = session.globalStep()
+        self._writeGraph(session, "afterCreateSession")
         if self._restoredFrom(step):
             self._log.debug(
                 "Not saving step %d after session creation: the session was restored from %s.", step, self._prefix(step)
@@ -166,6 +184,34 @@ class CheckpointSaverHook(Hook):
         elif self._save(session, step, "afterCreateSession") and coord is not None:
             coord.requestStop()
         self._timer.updateLastTriggeredStep(step)
+
+    def _writeGraph(self, session: Any, callback: str) -> None:
+        """``graph.pbtxt`` and the ``graph_def`` and ``meta_graph_def`` events of the view's graph,
+        as TF's hook writes them at session creation; nothing when the view has no graph. Raises
+        HookError naming the hook, ``callback`` and the file when a write fails."""
+        graphDef = _optional(session, "graphDef")
+        if graphDef is None:
+            self._log.debug(
+                "%s: %r has no graph: no %s or graph events written.", type(self).__name__, session, GRAPH_FILE
+            )
+            return
+        metaGraphDef = _optional(session, "metaGraphDef")
+        from jhooks.hooks import event_writer
+
+        target = os.path.join(self.checkpointDir, GRAPH_FILE)
+        try:
+            write_graph(self.checkpointDir, graphDef)
+            target = f"the event file in {self.checkpointDir}"
+            writer = event_writer.acquire(self.checkpointDir)
+            target = writer.path()
+            try:
+                writer.addGraph(graphDef)
+                if metaGraphDef is not None:
+                    writer.addMetaGraph(metaGraphDef)
+            finally:
+                event_writer.release(writer)  # flushes: a failed write is raised here
+        except OSError as e:
+            raise HookError(type(self).__name__, callback, f"cannot write the graph to {target}: {e}") from e
 
     def _restoredFrom(self, step: int) -> bool:
         """Whether the dir's latest checkpoint is this hook's checkpoint of ``step`` (the session
@@ -376,3 +422,15 @@ class CheckpointSaverHook(Hook):
                 self._log.info("A CheckpointSaverListener requested that training be stopped. listener: %r", listener)
                 stop = True
         return stop
+
+
+def _optional(session: Any, method: str) -> bytes | None:
+    """The bytes of the view's optional ``method`` (``graphDef`` / ``metaGraphDef``), or None when
+    the view lacks it or raises NotImplementedError."""
+    get = getattr(session, method, None)
+    if get is None:
+        return None
+    try:
+        return bytes(get())
+    except NotImplementedError:
+        return None

@@ -1,4 +1,5 @@
-"""TensorBoard event files for StepCounterHook, SummarySaverHook and ProfilerHook (tensorboard's writer, no TF import).
+"""TensorBoard event files for StepCounterHook, SummarySaverHook, ProfilerHook and the checkpoint
+savers (tensorboard's writer, no TF import).
 
 ``tensorboard.summary.writer.event_file_writer.EventFileWriter`` (installed with TensorFlow) writes
 ``events.out.tfevents.*`` starting with the ``brain.Event:2`` file-version event: the records
@@ -54,6 +55,16 @@ class EventWriter:
         ``runMetadata``: a serialized ``RunMetadata`` proto."""
         tagged = event_pb2.TaggedRunMetadata(tag=tag, run_metadata=bytes(runMetadata))
         self._writer.add_event(event_pb2.Event(wall_time=time.time(), tagged_run_metadata=tagged))
+
+    def addGraph(self, graphDef: bytes) -> None:
+        """A ``graph_def`` event (TensorBoard's graph dashboard) at step 0, as TF's
+        ``FileWriter.add_graph(graph)``. ``graphDef``: a serialized ``GraphDef`` proto."""
+        self._writer.add_event(event_pb2.Event(wall_time=time.time(), graph_def=bytes(graphDef)))
+
+    def addMetaGraph(self, metaGraphDef: bytes) -> None:
+        """A ``meta_graph_def`` event at step 0, as TF's ``FileWriter.add_meta_graph(meta_graph_def)``.
+        ``metaGraphDef``: a serialized ``MetaGraphDef`` proto."""
+        self._writer.add_event(event_pb2.Event(wall_time=time.time(), meta_graph_def=bytes(metaGraphDef)))
 
     def flush(self) -> None:
         self._writer.flush()

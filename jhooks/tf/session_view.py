@@ -126,6 +126,28 @@ class TfSessionView(Session):
         :meth:`saveSnapshot`."""
         return self._saver().buffers.nonFinite(self.rawSession)
 
+    def graphDef(self) -> bytes:
+        """The raw session's graph as a serialized ``GraphDef`` proto, with every node's
+        ``_output_shapes`` (``graph.as_graph_def(add_shapes=True)``: what TensorFlow's
+        CheckpointSaverHook writes to ``graph.pbtxt`` and the event file)."""
+        return self.graph.as_graph_def(add_shapes=True).SerializeToString()
+
+    def metaGraphDef(self) -> bytes:
+        """A serialized ``MetaGraphDef`` of the raw session's graph, as TensorFlow's
+        CheckpointSaverHook builds for the event file: the graph of :meth:`graphDef`, the graph's
+        collections, TF's ``meta_info_def`` (op list, versions) and the ``SaverDef`` of the saver
+        :meth:`save` uses, when an adapter prepared one (``tf.compat.v1.train.export_meta_graph``;
+        ``tf.compat.v1.train.import_meta_graph`` restores this view's checkpoints with it)."""
+        graph = self.graph
+        saver = graph_saver.of(graph)
+        with graph.as_default():  # export_meta_graph refuses to run eagerly (a thread outside any graph)
+            meta = tf.compat.v1.train.export_meta_graph(
+                graph=graph,
+                graph_def=graph.as_graph_def(add_shapes=True),
+                saver_def=None if saver is None else saver.saver.saver_def,
+            )
+        return meta.SerializeToString()
+
     def checkpointGuard(self) -> CheckpointGuard:
         """The CheckpointGuard of the raw TF session (stored on it): every hook's view of this
         session, in either language, shares it; a session re-created by recovery has a new one."""

@@ -1,8 +1,11 @@
 """Trains with one checkpoint saver under a file size limit (RLIMIT_FSIZE); run as a subprocess.
 
-``python fsize_trainer.py DIRECTION KIND CKPT``: DIRECTION as in test_checkpoint_safety.py. The
-model holds a 1 MiB variable; the limit (64 KiB) is set after start-up, with SIGXFSZ ignored, so the
-checkpoint write fails with EFBIG, which TensorFlow reports as OUT_OF_RANGE. Prints ``END runs=N``
+``python fsize_trainer.py DIRECTION KIND CKPT [WHAT]``: DIRECTION as in test_checkpoint_safety.py.
+The model holds a 1 MiB variable; the limit (512 KiB) is set after start-up, with SIGXFSZ ignored.
+WHAT ``save`` (the default): the variable starts from a Fill op, so ``graph.pbtxt`` and the event
+file (~150 KB each) fit and the checkpoint write fails with EFBIG, which TensorFlow reports as
+OUT_OF_RANGE. WHAT ``graph``: the variable starts from a constant of 1 MiB in the graph, so the
+write of ``graph.pbtxt`` (before the first save, as TF's hook) fails first. Prints ``END runs=N``
 if training ended normally (the bug: a failed save taken as end of input), else
 ``ERROR <class> <globalStep> <prefix>`` and the message, and exits 3.
 """
@@ -26,21 +29,25 @@ from jhooks.bridge.process import jvm as jvm_module  # noqa: E402
 from jhooks.bridge.process.calls import call_java  # noqa: E402
 
 SIZE = 1 << 18  # float32: 1 MiB
-LIMIT = 1 << 16
+LIMIT = 1 << 19
 
 
-def jvm_graph():
+def jvm_graph(what):
     graph = jpype.JClass("org.tensorflow.Graph")()
     ops = jpype.JClass("org.tensorflow.op.Ops").create(graph)
     TFloat32 = jpype.JClass("org.tensorflow.types.TFloat32")
     shape = ops.constant(jpype.JArray(jpype.JLong)([SIZE]))
-    big = ops.withName("big").variable(ops.fill(shape, ops.constant(jpype.JFloat(1.0))))
+    if what == "graph":  # a constant of SIZE floats in the GraphDef
+        initial = ops.constant(jpype.JArray(jpype.JFloat)(SIZE))
+    else:
+        initial = ops.fill(shape, ops.constant(jpype.JFloat(1.0)))
+    big = ops.withName("big").variable(initial)
     update = ops.withName("big_update").assignAdd(big, ops.zeros(shape, TFloat32))
     jpype.JClass("org.jhooks.tf.GlobalStep").create(ops, update)
     return graph
 
 
-def main(direction: str, kind: str, ckpt: str) -> int:
+def main(direction: str, kind: str, ckpt: str, what: str = "save") -> int:
     driver, _, language, _ = direction.split("-")
     jvm_module.start()
     hook = make_saver(language, kind, ckpt, saveSteps=1)
@@ -48,14 +55,16 @@ def main(direction: str, kind: str, ckpt: str) -> int:
     resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
     try:
         if driver == "python":
-            _, m = in_graph(lambda: Model(size=SIZE))
+            _, m = in_graph(lambda: Model(size=SIZE, bigFromFill=what == "save"))
             with m.gs.graph.as_default():
                 out = train([JavaHook(hook) if language == "java" else hook], m, 3)
             runs = out["runs"]
         else:
             hooks = jpype.JClass("java.util.ArrayList")()
             hooks.add(hook if language == "java" else as_java_hook(hook))
-            session = call_java(jpype.JClass("org.jhooks.tf.MonitoredSession").builder(jvm_graph()).hooks(hooks).build)
+            session = call_java(
+                jpype.JClass("org.jhooks.tf.MonitoredSession").builder(jvm_graph(what)).hooks(hooks).build
+            )
             try:
                 runs = 0
                 while runs < 3 and not session.shouldStop():
@@ -72,4 +81,4 @@ def main(direction: str, kind: str, ckpt: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:5]))

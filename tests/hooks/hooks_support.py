@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -20,11 +21,17 @@ class Model:
     Each ``train`` run adds 1 to ``count`` and to the global step in one run, does one gradient
     step on ``w``/``b`` (after taking one element of ``range(inputs)`` when given), and fills ``big``
     (``size`` floats) with the new step value, so a
-    checkpoint is consistent iff count == global_step == every element of big.
+    checkpoint is consistent iff count == global_step == every element of big. ``big`` starts from
+    a constant of ``size`` zeros in the graph, or with ``bigFromFill`` from a Fill op.
     """
 
     def __init__(
-        self, size: int = 16, nanAt: int | None = None, inputs: int | None = None, nanWeights: bool = False
+        self,
+        size: int = 16,
+        nanAt: int | None = None,
+        inputs: int | None = None,
+        nanWeights: bool = False,
+        bigFromFill: bool = False,
     ) -> None:
         self.gs = tf.compat.v1.train.get_or_create_global_step()
         self.x = tf.compat.v1.placeholder_with_default(np.ones([4], np.float32), shape=[4], name="x")
@@ -33,7 +40,11 @@ class Model:
         self.w = tf.compat.v1.get_variable("w", initializer=0.5)
         self.b = tf.compat.v1.get_variable("b", initializer=0.0)
         self.count = tf.compat.v1.get_variable("count", initializer=np.int64(0))
-        self.big = tf.compat.v1.get_variable("big", initializer=np.zeros([size], np.float32))
+        if bigFromFill:  # initialized by a Fill op: a GraphDef of a few KB whatever the size
+            zeros = tf.compat.v1.zeros_initializer()
+            self.big = tf.compat.v1.get_variable("big", shape=[size], dtype=tf.float32, initializer=zeros)
+        else:  # initialized from a constant of ``size`` floats in the GraphDef
+            self.big = tf.compat.v1.get_variable("big", initializer=np.zeros([size], np.float32))
         deps = []
         if inputs is not None:  # every step first takes an element of range(inputs): end of input after that
             it = tf.compat.v1.data.make_one_shot_iterator(tf.data.Dataset.range(inputs))
@@ -149,3 +160,25 @@ class RecordingListener(CheckpointSaverListener):
 
     def end(self, session: Any, globalStep: int) -> None:
         self.log.append(f"end({globalStep})")
+
+
+def graph_files(checkpointDir: Any) -> tuple[Any, list[tuple[str, Any]]]:
+    """What a checkpoint saver wrote of the graph into ``checkpointDir``, as TF's hook writes it: the
+    GraphDef parsed from ``graph.pbtxt`` (text format), and the graph events of the dir's event
+    files in order, read with ``tf.compat.v1.train.summary_iterator``: ``("graph_def", GraphDef)``
+    and ``("meta_graph_def", MetaGraphDef)`` pairs (other events, such as TF's SessionLog, left out)."""
+    from google.protobuf import text_format
+    from tensorflow.core.protobuf import meta_graph_pb2
+
+    with open(os.path.join(str(checkpointDir), "graph.pbtxt"), encoding="utf-8") as f:
+        graph = text_format.Parse(f.read(), tf.compat.v1.GraphDef())
+    events: list[tuple[str, Any]] = []
+    for name in sorted(os.listdir(str(checkpointDir))):
+        if not name.startswith("events.out.tfevents."):
+            continue
+        for event in tf.compat.v1.train.summary_iterator(os.path.join(str(checkpointDir), name)):
+            if event.HasField("graph_def"):
+                events.append(("graph_def", tf.compat.v1.GraphDef.FromString(event.graph_def)))
+            elif event.HasField("meta_graph_def"):
+                events.append(("meta_graph_def", meta_graph_pb2.MetaGraphDef.FromString(event.meta_graph_def)))
+    return graph, events

@@ -1,7 +1,8 @@
 """The argument checks TF's hook tests expect as ValueError (StopAtStep, LoggingTensor, StepCounter,
-SummarySaver, Profiler): the Python twin raises ValueError with TF's text, and the Java twin, built
-from Python, refuses with the same text as an IllegalArgumentException that is also a ValueError
-(jhooks.bridge.convert.standard_errors)."""
+SummarySaver, Profiler, the checkpoint savers' saveSecs/saveSteps; the asynchronous saver against
+TF's CheckpointSaverHook, whose arguments it takes): the Python twin raises ValueError with TF's
+text, and the Java twin, built from Python, refuses with the same text as an
+IllegalArgumentException that is also a ValueError (jhooks.bridge.convert.standard_errors)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,22 @@ CASES = [
     ("SummarySaverHook", dict(outputDir="x", summaryOp="s:0"), None),
     ("ProfilerHook", dict(outputDir="x"), dict(output_dir="x")),
     ("ProfilerHook", dict(saveSteps=1, saveSecs=1.0), dict(save_steps=1, save_secs=1.0)),
+    ("CheckpointSaverHook", dict(checkpointDir="x"), dict(checkpoint_dir="x")),
+    (
+        "CheckpointSaverHook",
+        dict(checkpointDir="x", saveSteps=1, saveSecs=1.0),
+        dict(checkpoint_dir="x", save_steps=1, save_secs=1.0),
+    ),
+    ("AsyncCheckpointSaverHook", dict(checkpointDir="x"), dict(checkpoint_dir="x")),
+    (
+        "AsyncCheckpointSaverHook",
+        dict(checkpointDir="x", saveSteps=1, saveSecs=1.0),
+        dict(checkpoint_dir="x", save_steps=1, save_secs=1.0),
+    ),
 ]
+
+# jhooks hooks with no hook of that name in TF: the TF hook they mirror
+TF_NAMES = {"AsyncCheckpointSaverHook": "CheckpointSaverHook"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -42,7 +58,7 @@ def test_python_and_java_twins_refuse_with_tensorflows_text(hook, kwargs, tf_kwa
         getattr(pyhooks, hook)(**kwargs)
     if tf_kwargs is not None:
         with pytest.raises(ValueError) as theirs, tf.Graph().as_default():
-            getattr(TF, hook)(**tf_kwargs)
+            getattr(TF, TF_NAMES.get(hook, hook))(**tf_kwargs)
         assert str(python.value) == str(theirs.value)
     with pytest.raises(ValueError) as java:
         JavaHook("org.jhooks.hooks." + hook, **kwargs)

@@ -87,6 +87,17 @@ def snapshot(directory):
     return out
 
 
+GRAPH = "graph.pbtxt"
+
+
+def graph_files(names):
+    """What a saver writes at session creation besides checkpoints, as TensorFlow's: ``graph.pbtxt``
+    and ONE event file (the graph and meta graph events), both checked to be among ``names``."""
+    events = [n for n in names if n.startswith("events.out.tfevents.")]
+    assert len(events) == 1 and GRAPH in names, sorted(names)
+    return [GRAPH, *events]
+
+
 def state_lines(ckpt):
     with open(os.path.join(ckpt, "checkpoint"), encoding="utf-8") as f:
         return f.read().splitlines()
@@ -119,7 +130,7 @@ def test_resuming_a_copied_run_dir_never_deletes_the_source_runs_files(tmp_path,
         assert after[f"model.ckpt-{step}.index"] == b"not ours"
     assert state_lines(copy) == ['model_checkpoint_path: "model.ckpt-5"', 'all_model_checkpoint_paths: "model.ckpt-5"']
     ours = sorted(n for n in after if not n.startswith(("model.ckpt-100", "model.ckpt-200", "checkpoint")))
-    assert ours == ["model.ckpt-5" + DATA, "model.ckpt-5.index"]
+    assert ours == sorted(["model.ckpt-5" + DATA, "model.ckpt-5.index", *graph_files(after)])
 
 
 GLOBS = {"m?": "mA", "run[1]": "run1", "*": "x"}
@@ -137,7 +148,9 @@ def test_glob_characters_in_the_basename_are_literal(tmp_path, direction, kind, 
     assert saved(hook) == [0, 2, 4, 5]
     after = snapshot(tmp_path)
     assert {n: after.get(n) for n in decoys} == decoys
-    assert sorted(set(after) - set(decoys)) == sorted(["checkpoint", f"{basename}-5{DATA}", f"{basename}-5.index"])
+    assert sorted(set(after) - set(decoys)) == sorted(
+        ["checkpoint", f"{basename}-5{DATA}", f"{basename}-5.index", *graph_files(after)]
+    )
     assert state_lines(tmp_path)[0] == f'model_checkpoint_path: "{basename}-5"'
 
 
@@ -221,6 +234,10 @@ def test_a_failed_write_stops_training_with_an_error_naming_hook_step_and_path(t
     assert not any(".tempstate" in n or n.startswith("checkpoint.tmp") for n in os.listdir(tmp_path))
 
 
+FSIZE_GRAPH_FAST = {
+    ("python-driver-java-hooks", "CheckpointSaverHook"),
+    ("jvm-driver-python-hooks", "AsyncCheckpointSaverHook"),
+}
 FSIZE_FAST = {
     ("python-driver-python-hooks", "CheckpointSaverHook"),
     ("jvm-driver-java-hooks", "AsyncCheckpointSaverHook"),
@@ -238,10 +255,7 @@ FSIZE_FAST = {
 def test_a_file_size_limit_during_a_save_is_an_error_not_end_of_input(tmp_path, direction, kind):
     """Under RLIMIT_FSIZE TensorFlow reports the failed write as OUT_OF_RANGE, which a monitored
     session takes for end of input; the saver's error names hook, global step and prefix instead."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsize_trainer.py")
-    done = subprocess.run(
-        [sys.executable, script, direction, kind, str(tmp_path)], capture_output=True, text=True, timeout=150
-    )
+    done = fsize_train(direction, kind, tmp_path, "save")
     lines = done.stdout.splitlines()
     prefix = str(tmp_path / "model.ckpt-0")
     assert done.returncode == 3, done.stdout + done.stderr[-3000:]
@@ -250,3 +264,35 @@ def test_a_file_size_limit_during_a_save_is_an_error_not_end_of_input(tmp_path, 
     assert f"{kind}." in message and f"checkpoint save of global step 0 to {prefix} failed" in message
     assert "OutOfRange" in message or "File too large" in message, message
     assert not os.path.exists(tmp_path / "checkpoint")
+    graph_files(os.listdir(tmp_path))  # written before the save, as TF's hook
+
+
+def fsize_train(direction, kind, ckpt, what):
+    """fsize_trainer.py in a process of its own (the limit is per process)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsize_trainer.py")
+    return subprocess.run(
+        [sys.executable, script, direction, kind, str(ckpt), what], capture_output=True, text=True, timeout=150
+    )
+
+
+@pytest.mark.parametrize(
+    "direction,kind",
+    [
+        pytest.param(d, k, marks=() if (d, k) in FSIZE_GRAPH_FAST else pytest.mark.slow)  # a process each: ~30 s
+        for d in DIRECTIONS
+        for k in KINDS
+    ],
+)
+def test_a_file_size_limit_during_the_graph_write_is_an_error_naming_hook_and_callback(tmp_path, direction, kind):
+    """graph.pbtxt (a 1 MiB constant: ~4 MiB of text) is written at session creation before the
+    first save, as TF's hook does; under RLIMIT_FSIZE its write fails: a HookError /
+    HookException naming the hook, afterCreateSession and the file, never swallowed; no temporary
+    is left, no graph.pbtxt half-written, no checkpoint saved."""
+    done = fsize_train(direction, kind, tmp_path, "graph")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 3, done.stdout + done.stderr[-3000:]
+    assert lines[0].split()[:2] == ["ERROR", "HookError"], done.stdout
+    message = "\n".join(lines[1:])
+    assert f"{kind}.afterCreateSession: cannot write the graph to {tmp_path / GRAPH}" in message, message
+    assert "File too large" in message, message
+    assert sorted(os.listdir(tmp_path)) == [], sorted(os.listdir(tmp_path))

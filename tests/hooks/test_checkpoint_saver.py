@@ -7,8 +7,17 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from hooks_support import Model, RecordingListener, in_graph, read_checkpoint, restore_with_v1_saver, train
+from hooks_support import (
+    Model,
+    RecordingListener,
+    graph_files,
+    in_graph,
+    read_checkpoint,
+    restore_with_v1_saver,
+    train,
+)
 
+from jhooks.api.hook import Hook
 from jhooks.checkpoint import all_checkpoints, latest_checkpoint
 from jhooks.hooks import CheckpointSaverHook, Saver, Scaffold
 
@@ -143,8 +152,8 @@ def test_explicit_variables_are_snapshotted(tmp_path):
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        (dict(saveSteps=1, saveSecs=1.0), "exactly one of saveSecs and saveSteps should be provided."),
-        (dict(), "exactly one of saveSecs and saveSteps should be provided."),
+        (dict(saveSteps=1, saveSecs=1.0), "Can not provide both every_secs and every_steps."),
+        (dict(), "Either every_secs or every_steps should be provided."),
         (dict(saveSteps=0), "saveSteps must be positive, got 0"),
         (dict(saveSecs=-1), "saveSecs must be positive, got -1"),
         (dict(saveSteps=1, saver=Saver(), scaffold=Scaffold()), "You cannot provide both saver and scaffold."),
@@ -193,3 +202,131 @@ def test_a_checkpoint_dir_that_is_a_file_fails_in_begin_naming_hook_and_dir(tmp_
     )
     assert isinstance(err.value.__cause__, FileExistsError)
     assert log == [] and path.read_text() == "not a dir"
+
+
+def saver_hook(language, kind, checkpointDir, **kwargs):
+    """The saver ``kind`` of ``language`` for TF's MonitoredSession (a Java one through JavaHook)."""
+    if language == "python":
+        import jhooks.hooks
+
+        return getattr(jhooks.hooks, kind)(checkpointDir, **kwargs)
+    from jhooks.bridge import JavaHook
+    from jhooks.bridge.process import jvm as jvm_module
+
+    jvm_module.start()
+    return JavaHook("org.jhooks.hooks." + kind, checkpointDir=checkpointDir, **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_graph_pbtxt_and_the_graph_events_as_tensorflows_summary_writer_defs(tmp_path, language, kind):
+    """TF's test_summary_writer_defs, next to TF's own hook in the same session: at session creation
+    the saver writes graph.pbtxt (the text GraphDef of the training graph) and a graph_def event and
+    a meta_graph_def event (TF's create_meta_graph_def of that graph) into its dir's event file;
+    the meta graph's saver_def is that of the saver that writes the checkpoints, so TF's
+    import_meta_graph restores them."""
+    g, m = in_graph(Model)
+    with g.as_default():
+        theirs = tf.compat.v1.train.CheckpointSaverHook(str(tmp_path / "tf"), save_steps=2)
+        ours = saver_hook(language, kind, str(tmp_path / "ours"), saveSteps=2)
+        train([theirs, ours], m, 3)
+    tfGraph, tfEvents = graph_files(tmp_path / "tf")
+    graph, events = graph_files(tmp_path / "ours")
+    assert [k for k, _ in events] == ["graph_def", "meta_graph_def"]
+    # TF's SummaryWriterCache makes its FileWriter with the graph, which writes both once more first
+    assert [k for k, _ in tfEvents] == ["graph_def", "meta_graph_def"] * 2
+    assert {"global_step", "w", "b", "count", "big", "loss", "train"} <= {n.name for n in graph.node}
+    assert graph == tfGraph and events[0][1] == graph == tfEvents[2][1]
+    meta, tfMeta = events[1][1], tfEvents[3][1]
+    assert meta.graph_def == tfMeta.graph_def == graph
+    assert meta.collection_def == tfMeta.collection_def
+    assert meta.meta_info_def == tfMeta.meta_info_def
+    assert meta.saver_def.restore_op_name in {n.name for n in graph.node}
+    with tf.Graph().as_default(), tf.compat.v1.Session() as s:
+        tf.compat.v1.train.import_meta_graph(meta).restore(s, latest_checkpoint(str(tmp_path / "ours")))
+        restored = {v.op.name: v for v in tf.compat.v1.global_variables()}  # the meta graph's collections
+        assert int(s.run(restored["global_step"])) == int(s.run(restored["count"])) == 3
+
+
+def test_each_session_creation_writes_the_graph_again_and_a_view_without_a_graph_none(tmp_path):
+    """As TF's hook, every after_create_session writes graph.pbtxt and appends the graph events (a
+    second session, restored from the dir, too); a session view without graphDef gets neither."""
+    for _ in range(2):
+        g, m = in_graph(Model)
+        with g.as_default():
+            train([CheckpointSaverHook(str(tmp_path), saveSteps=2)], m, 1, checkpointDir=str(tmp_path))
+    graph, events = graph_files(tmp_path)
+    assert [k for k, _ in events] == ["graph_def", "meta_graph_def"] * 2
+    assert events[2][1] == graph
+
+    bare = tmp_path / "bare"
+    g, m = in_graph(Model)
+    with g.as_default():
+        train([WithoutGraph(CheckpointSaverHook(str(bare), saveSteps=100))], m, 1)
+    assert sorted(os.listdir(bare)) == ["checkpoint", *(f"model.ckpt-{s}{x}" for s in (0, 1) for x in (DATA, ".index"))]
+
+
+DATA = ".data-00000-of-00001"
+
+
+class NoGraph:
+    """A session view of the protocol's required methods only: no graphDef / metaGraphDef."""
+
+    def __init__(self, view):
+        self.view = view
+
+    def run(self, fetches, feeds=None, options=None):
+        return self.view.run(fetches, feeds, options)
+
+    def save(self, prefix):
+        self.view.save(prefix)
+
+    def restore(self, prefix):
+        self.view.restore(prefix)
+
+    def globalStepTensorName(self):
+        return self.view.globalStepTensorName()
+
+    def globalStep(self):
+        return self.view.globalStep()
+
+
+class WithoutGraph(Hook):
+    """Runs ``hook`` with session views that have no graph (NoGraph)."""
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def begin(self):
+        self.hook.begin()
+
+    def afterCreateSession(self, session, coord):
+        self.hook.afterCreateSession(NoGraph(session), coord)
+
+    def beforeSessionRun(self, runContext):
+        return self.hook.beforeSessionRun(runContext)
+
+    def afterSessionRun(self, runContext, runValues):
+        self.hook.afterSessionRun(runContext, runValues)
+
+    def end(self, session):
+        self.hook.end(NoGraph(session))
+
+
+@pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_a_graph_pbtxt_that_cannot_be_written_is_an_error_naming_hook_callback_and_file(tmp_path, language, kind):
+    """graph.pbtxt taken by a directory: the write fails; a HookError naming the hook,
+    afterCreateSession and the file, the OSError as cause (Java: HookException), never swallowed;
+    nothing is saved, no temporary left, the directory untouched."""
+    from jhooks.api.errors import HookError
+
+    (tmp_path / "graph.pbtxt").mkdir()
+    (tmp_path / "graph.pbtxt" / "keep").write_text("mine")
+    (tmp_path / "graph.pbtxt.tmp0stale").write_text("a killed write's")
+    g, m = in_graph(Model)
+    with g.as_default(), pytest.raises(HookError) as e:
+        train([saver_hook(language, kind, str(tmp_path), saveSteps=2)], m, 3)
+    assert str(e.value).startswith(f"{kind}.afterCreateSession: cannot write the graph to {tmp_path / 'graph.pbtxt'}")
+    assert sorted(os.listdir(tmp_path)) == ["graph.pbtxt"]
+    assert os.listdir(tmp_path / "graph.pbtxt") == ["keep"]

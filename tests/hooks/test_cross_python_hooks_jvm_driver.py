@@ -20,6 +20,7 @@ import jpype
 import numpy as np
 import pytest
 import tensorflow as tf
+from hooks_support import graph_files
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import jhooks
@@ -315,6 +316,53 @@ def test_python_saver_writes_every_variable_of_the_jvm_graph(tmp_path, cls):
         reader = tf.train.load_checkpoint(os.path.join(ckpt, f"model.ckpt-{step}"))
         assert reader.get_variable_to_dtype_map() == {"global_step": tf.int64, "counter": tf.float32}
         assert (reader.get_tensor("global_step"), reader.get_tensor("counter")) == (step, INCREMENT * step)
+
+
+def saver(language, kind, checkpointDir):
+    if language == "python":
+        return getattr(pyhooks, kind)(checkpointDir, saveSteps=2)
+    return JHook(kind).builder(checkpointDir).saveSteps(2).build()
+
+
+@pytest.mark.parametrize("kind", ["CheckpointSaverHook", "AsyncCheckpointSaverHook"])
+@pytest.mark.parametrize("first", ["python", "java"])
+def test_python_and_java_savers_write_the_jvm_graph_and_its_meta_graph_as_tensorflows_hook(tmp_path, first, kind):
+    """TF's test_summary_writer_defs on the JVM driver, a Python and a Java saver in one session:
+    each writes graph.pbtxt (the text GraphDef of the JVM graph, read back by TF's text format) and
+    a graph_def event and a meta_graph_def event of it into its dir's event file. The first saver's
+    graph has no saver yet; the synchronous saver's save builds tensorflow-java's (save/restore_all),
+    so the second's meta graph holds that SaverDef, with which TF's import_meta_graph restores its
+    checkpoint."""
+    second = "java" if first == "python" else "python"
+    hooks = [saver(first, kind, str(tmp_path / "first")), saver(second, kind, str(tmp_path / "second"))]
+    assert run_jvm(hooks, recipe_graph(), 3)["runs"] == 3
+    for h in hooks:
+        h.close()
+    metas = []
+    for which in ("first", "second"):
+        graph, events = graph_files(tmp_path / which)
+        names = {n.name for n in graph.node}
+        assert {"global_step", "counter", "counter_update", "loss", "train"} <= names, which
+        assert [k for k, _ in events] == ["graph_def", "meta_graph_def"], which
+        assert events[0][1] == graph and events[1][1].graph_def == graph, which
+        assert events[1][1].meta_info_def.tensorflow_version == tf.__version__, which
+        metas.append((names, events[1][1]))
+    (firstNames, firstMeta), (secondNames, secondMeta) = metas
+    assert "save/restore_all" not in firstNames and not firstMeta.HasField("saver_def")
+    if kind == "AsyncCheckpointSaverHook":  # it writes from snapshot buffers: tensorflow-java's saver is never built
+        assert "save/restore_all" not in secondNames and not secondMeta.HasField("saver_def")
+        return
+    assert "save/restore_all" in secondNames
+    assert secondMeta.saver_def == tf.compat.v1.train.SaverDef(
+        filename_tensor_name="save/filename:0",
+        save_tensor_name="save/control_dependency",
+        restore_op_name="save/restore_all",
+    )
+    with tf.Graph().as_default(), tf.compat.v1.Session() as s:
+        tf.compat.v1.train.import_meta_graph(secondMeta).restore(
+            s, tf.train.latest_checkpoint(str(tmp_path / "second"))
+        )
+        assert s.run(["global_step:0", "counter:0"]) == [3, 3 * INCREMENT]
 
 
 # --- ProfilerHook ---------------------------------------------------------------------------------

@@ -82,6 +82,31 @@ class JavaSession(Session):
             raise NotImplementedError(str(_backend().unwrap(e).getMessage())) from e
         return [str(name) for name in names]
 
+    def graphDef(self) -> bytes:
+        """The Java session's ``graphDef()``: its graph as a serialized ``GraphDef`` proto.
+
+        Raises NotImplementedError (the Python twin of Java's UnsupportedOperationException) when
+        the Java view has no graph.
+        """
+        return self._bytes(self.java.graphDef)
+
+    def metaGraphDef(self) -> bytes:
+        """The Java session's ``metaGraphDef()``: a serialized ``MetaGraphDef`` proto.
+
+        Raises NotImplementedError when the Java view has no graph.
+        """
+        return self._bytes(self.java.metaGraphDef)
+
+    @staticmethod
+    def _bytes(method: Any) -> bytes:
+        try:
+            data = call_java(method)
+        except Exception as e:
+            if not _backend().is_instance(e, "java.lang.UnsupportedOperationException"):
+                raise
+            raise NotImplementedError(str(_backend().unwrap(e).getMessage())) from e
+        return _backend().to_bytes(data)
+
     def globalStepTensorName(self) -> str:
         name = self._globalStepName
         if name is None:
@@ -166,6 +191,28 @@ class _PythonSessionProxy:
         for name in names:
             out.add(backend.jstring(str(name)))
         return out
+
+    def _graphBytes(self, method: str) -> Any:
+        """The Python view's ``graphDef()`` / ``metaGraphDef()`` bytes as a Java ``byte[]``; a view
+        without it, or raising NotImplementedError, gives Java's UnsupportedOperationException."""
+        backend = _backend()
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
+        get = getattr(self.session, method, None)
+        if get is None:
+            raise backend.raisable(unsupported(f"{_describe(self.session)} has no graph ({method})"))
+        try:
+            data = get()
+        except NotImplementedError as e:
+            raise backend.raisable(unsupported(str(e))) from None
+        return backend.array("byte", bytes(data))
+
+    @python_errors
+    def graphDef(self) -> Any:
+        return self._graphBytes("graphDef")
+
+    @python_errors
+    def metaGraphDef(self) -> Any:
+        return self._graphBytes("metaGraphDef")
 
     def _noBuffers(self) -> Any:
         backend = _backend()

@@ -117,6 +117,34 @@ public interface Session {
   }
 
   /**
+   * The session's graph as a serialized {@code GraphDef} proto (the JVM driver's view: {@code
+   * org.tensorflow.Graph.toGraphDef()}; Python's: {@code graph.as_graph_def(add_shapes=True)}). The
+   * checkpoint saver hooks write it to {@code graph.pbtxt} and the event file at session creation,
+   * as TensorFlow's {@code CheckpointSaverHook} ({@code docs/standard-hooks.md}).
+   *
+   * @return the serialized {@code GraphDef}, a new array the caller owns
+   * @throws UnsupportedOperationException this view has no graph; the default (the savers then
+   *     write no graph)
+   */
+  default byte[] graphDef() {
+    throw new UnsupportedOperationException("this session view has no graph");
+  }
+
+  /**
+   * A serialized {@code MetaGraphDef} proto of the session's graph: the {@link #graphDef()} and,
+   * when the view has one, the {@code SaverDef} of the saver {@link #save(String)} uses
+   * (TensorFlow's {@code tf.compat.v1.train.import_meta_graph} reads it). The checkpoint saver
+   * hooks write it to the event file at session creation, as TensorFlow's {@code
+   * CheckpointSaverHook}.
+   *
+   * @return the serialized {@code MetaGraphDef}, a new array the caller owns
+   * @throws UnsupportedOperationException this view has no graph; the default
+   */
+  default byte[] metaGraphDef() {
+    throw new UnsupportedOperationException("this session view has no graph");
+  }
+
+  /**
    * The {@link CheckpointGuard} every hook of this raw session shares (the NaN-loss signal that the
    * checkpoint savers check). Views that own a session (the JVM driver's {@code
    * org.jhooks.tf.TfSession}, the bridge's view of a Python session) return theirs; the default is

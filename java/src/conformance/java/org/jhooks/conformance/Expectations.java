@@ -126,6 +126,24 @@ public final class Expectations {
     if (want.has("stepsOnDisk")) {
       same("checkpoints.stepsOnDisk", want.get("stepsOnDisk"), observation.get("stepsOnDisk"), out);
     }
+    if (want.has("graph")) {
+      JsonObject wanted = want.getAsJsonObject("graph");
+      JsonObject graph = observation.getAsJsonObject("graph");
+      if (graph.get("nodes").isJsonNull()) {
+        out.add("checkpoints.graph.nodes: no graph.pbtxt in the checkpoint dir");
+      } else {
+        List<String> missing = new ArrayList<>();
+        for (JsonElement node : wanted.getAsJsonArray("nodes")) {
+          if (!graph.getAsJsonArray("nodes").contains(node)) {
+            missing.add(node.getAsString());
+          }
+        }
+        if (!missing.isEmpty()) {
+          out.add("checkpoints.graph.nodes: graph.pbtxt has no node " + String.join(", ", missing));
+        }
+      }
+      same("checkpoints.graph.events", wanted.get("events"), graph.get("events"), out);
+    }
     if (want.has("subdirs")) {
       JsonObject gotSubdirs =
           observation.has("subdirs") ? observation.getAsJsonObject("subdirs") : new JsonObject();

@@ -236,6 +236,7 @@ public final class JvmScenarioRunner {
   private static void checkpoints(Path dir, JsonObject observation) {
     stateAndValues(dir, observation);
     observation.add("stepsOnDisk", stepsOnDisk(dir));
+    observation.add("graph", graphFiles(dir));
     JsonObject subdirs = new JsonObject();
     if (dir != null && Files.isDirectory(dir)) {
       try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
@@ -254,6 +255,73 @@ public final class JvmScenarioRunner {
       }
     }
     observation.add("subdirs", subdirs);
+  }
+
+  /**
+   * {@code nodes}: the sorted node names of {@code <dir>/graph.pbtxt} (a text GraphDef), null
+   * without the file; {@code events}: {@code graph_def} / {@code meta_graph_def} for each graph
+   * event of the dir's event files, in order. What TF's CheckpointSaverHook writes at session
+   * creation; twin of Python's {@code jhooks.conformance.python_driver.graph_files}.
+   */
+  private static JsonObject graphFiles(Path dir) {
+    JsonObject out = new JsonObject();
+    JsonArray events = new JsonArray();
+    out.add("nodes", JsonNull.INSTANCE);
+    out.add("events", events);
+    if (dir == null || !Files.isDirectory(dir)) {
+      return out;
+    }
+    try {
+      Path graph = dir.resolve(Checkpoints.GRAPH_FILE);
+      if (Files.isRegularFile(graph)) {
+        JsonArray nodes = new JsonArray();
+        com.google.protobuf.TextFormat.parse(
+                Files.readString(graph), org.tensorflow.proto.GraphDef.class)
+            .getNodeList()
+            .stream()
+            .map(org.tensorflow.proto.NodeDef::getName)
+            .sorted()
+            .forEach(nodes::add);
+        out.add("nodes", nodes);
+      }
+      List<Path> files;
+      try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+        files =
+            entries
+                .filter(p -> p.getFileName().toString().startsWith("events.out.tfevents."))
+                .sorted()
+                .collect(java.util.stream.Collectors.toList());
+      }
+      for (Path f : files) {
+        for (org.tensorflow.proto.Event e : eventsOf(f)) {
+          if (e.hasGraphDef()) {
+            events.add("graph_def");
+          }
+          if (e.hasMetaGraphDef()) {
+            events.add("meta_graph_def");
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** The Event records of a TFRecord event file (lengths and CRCs as TensorFlow frames them). */
+  private static List<org.tensorflow.proto.Event> eventsOf(Path file) throws IOException {
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.wrap(Files.readAllBytes(file)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    List<org.tensorflow.proto.Event> out = new ArrayList<>();
+    while (b.remaining() >= 12) {
+      int n = (int) b.getLong();
+      b.getInt(); // the length's masked CRC
+      byte[] data = new byte[n];
+      b.get(data);
+      b.getInt(); // the data's masked CRC
+      out.add(org.tensorflow.proto.Event.parseFrom(data));
+    }
+    return out;
   }
 
   private static final java.util.regex.Pattern CHECKPOINT_FILE =

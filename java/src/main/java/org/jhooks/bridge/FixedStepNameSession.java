@@ -71,6 +71,16 @@ final class FixedStepNameSession implements Session {
   }
 
   @Override
+  public byte[] graphDef() {
+    return python.graphDef();
+  }
+
+  @Override
+  public byte[] metaGraphDef() {
+    return python.metaGraphDef();
+  }
+
+  @Override
   public org.jhooks.CheckpointGuard checkpointGuard() {
     return python.checkpointGuard();
   }

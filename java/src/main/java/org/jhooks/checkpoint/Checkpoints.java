@@ -38,8 +38,15 @@ public final class Checkpoints {
   /** TensorFlow's default checkpoint basename. */
   public static final String DEFAULT_BASENAME = "model.ckpt";
 
+  /**
+   * The text-format {@code GraphDef} the savers write into the checkpoint dir at session creation
+   * (TensorFlow's name).
+   */
+  public static final String GRAPH_FILE = "graph.pbtxt";
+
   private static final Pattern DATA = Pattern.compile("^\\.data-\\d{5}-of-\\d{5}$");
   private static final String STATE_TEMP = STATE_FILE + ".tmp";
+  private static final String GRAPH_TEMP = GRAPH_FILE + ".tmp";
   private static final String BUNDLE_TEMP = ".tempstate";
   private static final System.Logger LOG = Logs.get(Checkpoints.class.getName());
 
@@ -253,9 +260,55 @@ public final class Checkpoints {
   }
 
   /**
+   * Writes {@code graphDef} (a serialized {@code GraphDef} proto) as text to {@code
+   * dir/graph.pbtxt}, as TensorFlow's {@code tf.io.write_graph(graph_def, dir, "graph.pbtxt",
+   * as_text=True)} (protobuf's text format): to a temporary {@code graph.pbtxt.tmp*} in the same
+   * dir, then moved over {@code graph.pbtxt} atomically, so a reader never sees a half-written
+   * file; the temporary is removed when the write fails. Only files inside {@code dir} are touched
+   * (the dir is created). Twin of Python's {@code jhooks.checkpoint.files.write_graph}.
+   *
+   * @return the written file
+   * @throws UncheckedIOException the dir or the file cannot be written (for example a file size
+   *     limit, or {@code graph.pbtxt} taken by a directory); names the file
+   * @throws IllegalArgumentException {@code graphDef} is not a serialized {@code GraphDef}
+   */
+  public static Path writeGraph(Path dir, byte[] graphDef) {
+    String text;
+    try {
+      text =
+          com.google.protobuf.TextFormat.printer()
+              .printToString(org.tensorflow.proto.GraphDef.parseFrom(graphDef));
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(
+          "not a serialized GraphDef proto (" + graphDef.length + " bytes)", e);
+    }
+    Path target = dir.resolve(GRAPH_FILE);
+    Path tmp = null;
+    try {
+      Files.createDirectories(dir);
+      tmp = Files.createTempFile(dir, GRAPH_TEMP, "");
+      Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      tmp = null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target + ": " + e, e);
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // the original error is being thrown; the next saver's begin() removes the temporary
+        }
+      }
+    }
+    return target;
+  }
+
+  /**
    * Deletes what a killed save leaves in {@code dir}: state-file temporaries ({@code
-   * checkpoint.tmp*}) and TensorFlow's bundle temporaries of this basename's checkpoints ({@code
-   * <basename>-<step>.*.tempstate*}). Regular files only.
+   * checkpoint.tmp*}), graph-file temporaries ({@code graph.pbtxt.tmp*}) and TensorFlow's bundle
+   * temporaries of this basename's checkpoints ({@code <basename>-<step>.*.tempstate*}). Regular
+   * files only.
    *
    * @return the deleted files
    */
@@ -267,6 +320,7 @@ public final class Checkpoints {
         String name = f.getFileName().toString();
         boolean ours =
             name.startsWith(STATE_TEMP)
+                || name.startsWith(GRAPH_TEMP)
                 || (name.startsWith(head) && name.substring(head.length()).contains(BUNDLE_TEMP));
         if (ours && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
           Files.deleteIfExists(f);

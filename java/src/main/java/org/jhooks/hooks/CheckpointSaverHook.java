@@ -19,8 +19,9 @@ import org.tensorflow.ndarray.NdArray;
  * variables, else the values of its variables fetched in one run and written by {@link
  * org.jhooks.checkpoint.SnapshotWriter}); the {@code checkpoint} state file replaced atomically;
  * rotation beyond {@code maxToKeep}; listeners' {@code afterSave}, where {@code true} asks training
- * to stop (honoured, unlike TF). Unlike TF it writes no graph or meta graph. See {@code
- * docs/standard-hooks.md} and {@code docs/contract.md}.
+ * to stop (honoured, unlike TF). As TF's, each session creation writes {@code graph.pbtxt} and the
+ * graph and meta graph events into {@code checkpointDir} (see {@link CheckpointSaverHookBase}). See
+ * {@code docs/standard-hooks.md} and {@code docs/contract.md}.
  *
  * <p>Beyond TF: a listener's {@link CheckpointSaverListener#decideSave} returning {@link
  * org.jhooks.SaveDecision#SKIP} skips that save (no files, state file untouched, no {@code
@@ -43,9 +44,11 @@ public final class CheckpointSaverHook extends CheckpointSaverHookBase {
    * @param scaffold where the saver comes from when {@code saver} is null, or {@code null}
    * @param listeners called around each save, or {@code null}
    * @param maxToKeep checkpoints kept when no saver is given ({@code null}: 5; 0 keeps all)
-   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps, a non-positive one,
-   *     both saver and scaffold, both saver and maxToKeep, or no checkpointDir (TF's messages); a
-   *     checkpointBasename with a path separator or {@code ..}
+   * @throws IllegalArgumentException both or neither of saveSecs/saveSteps (TF's timer's texts:
+   *     "Can not provide both every_secs and every_steps." / "Either every_secs or every_steps
+   *     should be provided."), a non-positive one, both saver and scaffold, both saver and
+   *     maxToKeep, or no checkpointDir (TF's messages); a checkpointBasename with a path separator
+   *     or {@code ..}
    * @throws IllegalStateException a saver with explicit variables (written by {@link
    *     SnapshotWriter}) in a JVM that cannot load TensorFlow's natives
    */

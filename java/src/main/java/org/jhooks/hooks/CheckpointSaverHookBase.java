@@ -1,6 +1,8 @@
 package org.jhooks.hooks;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,6 +23,7 @@ import org.jhooks.SessionRunValues;
 import org.jhooks.checkpoint.CheckpointKeeper;
 import org.jhooks.checkpoint.CheckpointSaveException;
 import org.jhooks.checkpoint.CheckpointStateException;
+import org.jhooks.checkpoint.Checkpoints;
 import org.jhooks.checkpoint.SnapshotWriter;
 import org.jhooks.tf.TensorValues;
 import org.tensorflow.Tensor;
@@ -42,6 +45,15 @@ import org.tensorflow.ndarray.NdArray;
  * constructor refuses a {@code checkpointBasename} with a path separator or {@code ..}
  * (IllegalArgumentException naming the hook and the value). A failed save throws {@link
  * CheckpointSaveException} naming hook, callback, global step and prefix: never end of input.
+ *
+ * <p>The graph, as TensorFlow's {@code after_create_session}: after each session creation, before
+ * that creation's save, the hook writes the view's {@link Session#graphDef()} as text to {@code
+ * checkpointDir/graph.pbtxt} ({@link Checkpoints#writeGraph}: a temporary {@code graph.pbtxt.tmp*}
+ * moved over it) and appends a {@code graph_def} event and a {@code meta_graph_def} event ({@link
+ * Session#metaGraphDef()}) to the event file of {@code checkpointDir} ({@link
+ * EventFileWriter#acquire}, shared per directory; flushed before the callback returns). A view
+ * without a graph gets neither. A failed write throws a {@link HookException} naming the hook,
+ * {@code afterCreateSession} and the file, the I/O error as cause; no checkpoint is saved then.
  */
 abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
   final String name;
@@ -74,9 +86,12 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     if (b.saver != null && b.scaffold != null) {
       throw new IllegalArgumentException("You cannot provide both saver and scaffold.");
     }
-    if ((b.saveSecs == null) == (b.saveSteps == null)) {
-      throw new IllegalArgumentException(
-          "exactly one of saveSecs and saveSteps should be provided.");
+    // TensorFlow's texts (its hook's SecondOrStepTimer)
+    if (b.saveSecs == null && b.saveSteps == null) {
+      throw new IllegalArgumentException("Either every_secs or every_steps should be provided.");
+    }
+    if (b.saveSecs != null && b.saveSteps != null) {
+      throw new IllegalArgumentException("Can not provide both every_secs and every_steps.");
     }
     if (b.saveSteps != null && b.saveSteps <= 0) {
       throw new IllegalArgumentException("saveSteps must be positive, got " + b.saveSteps);
@@ -120,6 +135,7 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     watched = null;
     checkBackground("afterCreateSession");
     long step = session.globalStep();
+    writeGraph(session, "afterCreateSession");
     // Never twice for one step: a session re-created (recovery) or restored from the dir's latest
     // checkpoint, which already holds this step, is not saved again.
     if (timer.lastTriggeredStep() == null || step != timer.lastTriggeredStep()) {
@@ -130,6 +146,49 @@ abstract class CheckpointSaverHookBase implements Hook, AutoCloseable {
     }
     if (takeStopRequest()) {
       coord.requestStop();
+    }
+  }
+
+  /**
+   * {@code graph.pbtxt} and the {@code graph_def} and {@code meta_graph_def} events of the view's
+   * graph, as TensorFlow's hook writes them at session creation; nothing (a DEBUG record) when the
+   * view has no graph.
+   *
+   * @throws HookException naming this hook, {@code callback} and the file when a write fails
+   */
+  private void writeGraph(Session session, String callback) {
+    byte[] graphDef;
+    try {
+      graphDef = session.graphDef();
+    } catch (UnsupportedOperationException e) {
+      log.log(
+          System.Logger.Level.DEBUG,
+          name + ": " + session + " has no graph: no graph.pbtxt or graph events written.");
+      return;
+    }
+    byte[] metaGraphDef;
+    try {
+      metaGraphDef = session.metaGraphDef();
+    } catch (UnsupportedOperationException e) {
+      metaGraphDef = null;
+    }
+    Path dir = Paths.get(checkpointDir);
+    String target = dir.resolve(Checkpoints.GRAPH_FILE).toString();
+    try {
+      Checkpoints.writeGraph(dir, graphDef);
+      target = "the event file in " + checkpointDir;
+      EventFileWriter events = EventFileWriter.acquire(checkpointDir);
+      target = events.path().toString();
+      try {
+        events.addGraph(graphDef);
+        if (metaGraphDef != null) {
+          events.addMetaGraph(metaGraphDef);
+        }
+      } finally {
+        EventFileWriter.release(events); // flushes: a failed write is thrown here
+      }
+    } catch (UncheckedIOException e) {
+      throw failure(callback, "cannot write the graph to " + target + ": " + e.getCause(), e);
     }
   }
 

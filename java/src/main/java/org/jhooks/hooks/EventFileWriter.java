@@ -164,6 +164,26 @@ public final class EventFileWriter implements AutoCloseable {
                     .setRunMetadata(ByteString.copyFrom(runMetadata))));
   }
 
+  /**
+   * Writes a {@code graph_def} event (TensorBoard's graph dashboard) at step 0, as TF's {@code
+   * FileWriter.add_graph(graph)}.
+   *
+   * @param graphDef a serialized {@code GraphDef} proto
+   */
+  public void addGraph(byte[] graphDef) {
+    addEvent(Event.newBuilder().setGraphDef(ByteString.copyFrom(graphDef)));
+  }
+
+  /**
+   * Writes a {@code meta_graph_def} event at step 0, as TF's {@code
+   * FileWriter.add_meta_graph(meta_graph_def)}.
+   *
+   * @param metaGraphDef a serialized {@code MetaGraphDef} proto
+   */
+  public void addMetaGraph(byte[] metaGraphDef) {
+    addEvent(Event.newBuilder().setMetaGraphDef(ByteString.copyFrom(metaGraphDef)));
+  }
+
   public synchronized void flush() {
     try {
       out.flush();

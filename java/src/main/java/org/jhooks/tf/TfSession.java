@@ -499,6 +499,45 @@ public class TfSession implements org.jhooks.Session, AutoCloseable {
     return t;
   }
 
+  /**
+   * The graph as a serialized {@code GraphDef} ({@link Graph#toGraphDef()}: every node, without
+   * Python's {@code _output_shapes}). Twin of Python's {@code TfSessionView.graphDef}.
+   */
+  @Override
+  public byte[] graphDef() {
+    return graph.toGraphDef().toByteArray();
+  }
+
+  /**
+   * A serialized {@code MetaGraphDef} of the graph, as TensorFlow's {@code CheckpointSaverHook}
+   * writes to the event file: the {@link #graphDef()}, a {@code meta_info_def} naming
+   * tensorflow-java's TensorFlow version and, once the graph has tensorflow-java's saver ops (built
+   * by the first {@link #save} or {@link #restore}: {@code save/filename}, {@code
+   * save/control_dependency}, {@code save/restore_all}), their {@code SaverDef}; before that none
+   * ({@code tf.compat.v1.train.import_meta_graph} then builds a saver of the variables). Twin of
+   * Python's {@code TfSessionView.metaGraphDef}.
+   */
+  @Override
+  public byte[] metaGraphDef() {
+    org.tensorflow.proto.MetaGraphDef.Builder meta =
+        org.tensorflow.proto.MetaGraphDef.newBuilder()
+            .setMetaInfoDef(
+                org.tensorflow.proto.MetaGraphDef.MetaInfoDef.newBuilder()
+                    .setTensorflowVersion(org.tensorflow.TensorFlow.version()))
+            .setGraphDef(graph.toGraphDef());
+    if (graph.operation(SAVER_RESTORE) != null) {
+      meta.setSaverDef(
+          org.tensorflow.proto.SaverDef.newBuilder()
+              .setFilenameTensorName("save/filename:0")
+              .setSaveTensorName("save/control_dependency")
+              .setRestoreOpName(SAVER_RESTORE));
+    }
+    return meta.build().toByteArray();
+  }
+
+  /** The restore op of tensorflow-java's saver (its {@code Graph.saverDef()}'s names). */
+  private static final String SAVER_RESTORE = "save/restore_all";
+
   @Override
   public String globalStepTensorName() {
     return globalStepTensorName;

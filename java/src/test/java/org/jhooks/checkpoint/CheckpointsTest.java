@@ -201,11 +201,36 @@ public class CheckpointsTest {
             "model.ckpt-3.index.tempstate77",
             "model.ckpt-3.data-00000-of-00001.tempstate8",
             "other-3.index.tempstate1",
+            "graph.pbtxt.tmp42",
+            "graph.pbtxt",
             "notes.txt")) {
       Files.writeString(dir.resolve(name), "x");
     }
-    assertEquals(3, Checkpoints.cleanStaleTemporaries(dir, "model.ckpt").size());
-    assertEquals(List.of("notes.txt", "other-3.index.tempstate1"), listNames(dir));
+    assertEquals(4, Checkpoints.cleanStaleTemporaries(dir, "model.ckpt").size());
+    assertEquals(List.of("graph.pbtxt", "notes.txt", "other-3.index.tempstate1"), listNames(dir));
+  }
+
+  /**
+   * graph.pbtxt is the text format of the GraphDef (TF's write_graph as_text), replaced whole, and
+   * only it is written in the dir.
+   */
+  @Test
+  public void writeGraphWritesTheTextGraphDefReplacingTheOldOne() throws Exception {
+    Path dir = tmp.newFolder().toPath().resolve("new");
+    try (Graph g = CounterGraph.counter()) {
+      byte[] graphDef = g.toGraphDef().toByteArray();
+      assertEquals(dir.resolve("graph.pbtxt"), Checkpoints.writeGraph(dir, graphDef));
+      Files.writeString(dir.resolve("graph.pbtxt"), "stale");
+      Checkpoints.writeGraph(dir, graphDef);
+      assertEquals(
+          g.toGraphDef(),
+          com.google.protobuf.TextFormat.parse(
+              Files.readString(dir.resolve("graph.pbtxt")), org.tensorflow.proto.GraphDef.class));
+    }
+    assertEquals(List.of("graph.pbtxt"), listNames(dir));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Checkpoints.writeGraph(dir, new byte[] {(byte) 0xff}));
   }
 
   private static void writeCheckpoint(Path prefix) throws Exception {

@@ -218,14 +218,16 @@ public class AsyncCheckpointSaverHookTest {
         List.of("model.ckpt-38", "model.ckpt-39", "model.ckpt-40"),
         state.allModelCheckpointPaths());
     assertEquals(
-        List.of(
-            "checkpoint",
-            "model.ckpt-38.data-00000-of-00001",
-            "model.ckpt-38.index",
-            "model.ckpt-39.data-00000-of-00001",
-            "model.ckpt-39.index",
-            "model.ckpt-40.data-00000-of-00001",
-            "model.ckpt-40.index"),
+        CheckpointSaverHookTest.withGraphFiles(
+            dir,
+            List.of(
+                "checkpoint",
+                "model.ckpt-38.data-00000-of-00001",
+                "model.ckpt-38.index",
+                "model.ckpt-39.data-00000-of-00001",
+                "model.ckpt-39.index",
+                "model.ckpt-40.data-00000-of-00001",
+                "model.ckpt-40.index")),
         CheckpointSaverHookTest.fileNames(dir));
   }
 

@@ -19,6 +19,10 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.tensorflow.Graph;
+import org.tensorflow.proto.Event;
+import org.tensorflow.proto.GraphDef;
+import org.tensorflow.proto.MetaGraphDef;
+import org.tensorflow.proto.NodeDef;
 
 /** The synchronous saver on the JVM driver with real checkpoints. */
 public class CheckpointSaverHookTest {
@@ -146,12 +150,14 @@ public class CheckpointSaverHookTest {
     }
     assertEquals(List.of("model.ckpt-4", "model.ckpt-5"), hook.keptCheckpoints());
     assertEquals(
-        List.of(
-            "checkpoint",
-            "model.ckpt-4.data-00000-of-00001",
-            "model.ckpt-4.index",
-            "model.ckpt-5.data-00000-of-00001",
-            "model.ckpt-5.index"),
+        withGraphFiles(
+            dir,
+            List.of(
+                "checkpoint",
+                "model.ckpt-4.data-00000-of-00001",
+                "model.ckpt-4.index",
+                "model.ckpt-5.data-00000-of-00001",
+                "model.ckpt-5.index")),
         fileNames(dir));
   }
 
@@ -182,12 +188,24 @@ public class CheckpointSaverHookTest {
   @Test
   public void argumentErrorsUseTensorFlowsMessages() {
     assertEquals(
-        "exactly one of saveSecs and saveSteps should be provided.",
+        "Either every_secs or every_steps should be provided.",
         assertThrows(
                 IllegalArgumentException.class, () -> CheckpointSaverHook.builder("/tmp/x").build())
             .getMessage());
     assertEquals(
-        "exactly one of saveSecs and saveSteps should be provided.",
+        "Either every_secs or every_steps should be provided.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AsyncCheckpointSaverHook.builder("/tmp/x").build())
+            .getMessage());
+    assertEquals(
+        "Can not provide both every_secs and every_steps.",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AsyncCheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build())
+            .getMessage());
+    assertEquals(
+        "Can not provide both every_secs and every_steps.",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> CheckpointSaverHook.builder("/tmp/x").saveSecs(1).saveSteps(1).build())
@@ -223,6 +241,96 @@ public class CheckpointSaverHookTest {
                 IllegalArgumentException.class,
                 () -> CheckpointSaverHook.builder(null).saveSteps(1).build())
             .getMessage());
+  }
+
+  /**
+   * TF's {@code test_summary_writer_defs} on the JVM driver: at session creation each saver writes
+   * {@code graph.pbtxt} (the text GraphDef of the training graph) and a {@code graph_def} and a
+   * {@code meta_graph_def} event of that graph into its dir's event file, once per session.
+   */
+  @Test
+  public void writesGraphPbtxtAndTheGraphEventsAtSessionCreationAsTensorFlowsHook()
+      throws Exception {
+    for (boolean async : new boolean[] {false, true}) {
+      Path dir = tmp.newFolder().toPath();
+      CheckpointSaverHookBase hook =
+          async
+              ? AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).build()
+              : CheckpointSaverHook.builder(dir.toString()).saveSteps(2).build();
+      try (Graph g = CounterGraph.counter()) {
+        HookGraphs.train(g, 3, hook);
+      }
+      GraphDef graph =
+          com.google.protobuf.TextFormat.parse(
+              Files.readString(dir.resolve(Checkpoints.GRAPH_FILE)), GraphDef.class);
+      List<String> names =
+          graph.getNodeList().stream().map(NodeDef::getName).collect(Collectors.toList());
+      assertTrue(names.toString(), names.containsAll(List.of("global_step", "v", "bump", "loss")));
+      List<Event> events =
+          EventFiles.readAll(dir).stream()
+              .filter(e -> e.hasGraphDef() || e.hasMetaGraphDef())
+              .collect(Collectors.toList());
+      assertEquals(2, events.size());
+      assertEquals(graph, GraphDef.parseFrom(events.get(0).getGraphDef()));
+      MetaGraphDef meta = MetaGraphDef.parseFrom(events.get(1).getMetaGraphDef());
+      assertEquals(graph, meta.getGraphDef());
+      assertEquals(
+          org.tensorflow.TensorFlow.version(), meta.getMetaInfoDef().getTensorflowVersion());
+      List<String> files = fileNames(dir);
+      assertEquals(files.toString(), 1, files.stream().filter(f -> f.startsWith("events")).count());
+    }
+  }
+
+  /**
+   * {@code graph.pbtxt} taken by a directory: the write fails with a HookException naming the hook,
+   * {@code afterCreateSession} and the file, the I/O error as cause; nothing is saved, no temporary
+   * is left (also a killed write's, removed by {@code begin()}), the directory is untouched.
+   */
+  @Test
+  public void aGraphPbtxtThatCannotBeWrittenThrowsNamingHookCallbackAndFile() throws Exception {
+    for (boolean async : new boolean[] {false, true}) {
+      Path dir = tmp.newFolder().toPath();
+      Files.createDirectory(dir.resolve(Checkpoints.GRAPH_FILE));
+      Files.writeString(dir.resolve(Checkpoints.GRAPH_FILE).resolve("keep"), "mine");
+      Files.writeString(dir.resolve("graph.pbtxt.tmp0stale"), "a killed write's");
+      CheckpointSaverHookBase hook =
+          async
+              ? AsyncCheckpointSaverHook.builder(dir.toString()).saveSteps(2).build()
+              : CheckpointSaverHook.builder(dir.toString()).saveSteps(2).build();
+      try (Graph g = CounterGraph.counter()) {
+        HookException e = assertThrows(HookException.class, () -> HookGraphs.train(g, 3, hook));
+        String name = async ? "AsyncCheckpointSaverHook" : "CheckpointSaverHook";
+        assertTrue(
+            e.getMessage(),
+            e.getMessage()
+                .startsWith(
+                    name
+                        + ".afterCreateSession: cannot write the graph to "
+                        + dir.resolve(Checkpoints.GRAPH_FILE)));
+        assertTrue(e.getCause() instanceof java.io.UncheckedIOException);
+      } finally {
+        hook.close();
+      }
+      assertEquals(List.of(Checkpoints.GRAPH_FILE), fileNames(dir));
+      assertEquals(List.of("keep"), fileNames(dir.resolve(Checkpoints.GRAPH_FILE)));
+    }
+  }
+
+  /**
+   * {@code names} and what a saver writes at session creation besides checkpoints, as TF's: {@code
+   * graph.pbtxt} and the dir's one event file (checked to be one), sorted.
+   */
+  static List<String> withGraphFiles(Path dir, List<String> names) throws Exception {
+    List<String> events =
+        fileNames(dir).stream()
+            .filter(f -> f.startsWith("events.out.tfevents."))
+            .collect(Collectors.toList());
+    assertEquals(events.toString(), 1, events.size());
+    List<String> out = new ArrayList<>(names);
+    out.add(Checkpoints.GRAPH_FILE);
+    out.addAll(events);
+    out.sort(null);
+    return out;
   }
 
   static List<String> fileNames(Path dir) throws Exception {
