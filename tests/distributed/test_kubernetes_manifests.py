@@ -166,6 +166,10 @@ def test_the_tfjob_tasks_run_here_with_the_variables_the_operator_gives_them(tmp
     for rtype, index, tf_config, container, _ in pods:
         task = Task(rtype, index, "", "", "", str(tmp_path / f"{rtype}{index}.log"))
         task.argv = [sys.executable, *container["command"][1:], *_local_args(container["args"], tmp_path)]
+        if rtype in ("chief", "worker"):
+            # On a cluster the chief's 2,000 steps outlast a worker's start; the 60 steps here may not
+            # (a JVM worker starts in seconds on a busy machine), so the tasks line up first.
+            task.argv.append("--start-barrier")
         task.env = {"TF_CONFIG": _local(tf_config, ports, tmp_path), "PYTHONPATH": REPO}
         tasks.append(task)
     order = {"ps": 0, "chief": 1, "worker": 2, "evaluator": 3}
