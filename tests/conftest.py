@@ -44,6 +44,7 @@ NEEDS_NATIVES = (
     "tests/hooks/test_checkpoint_safety.py::*",
     "tests/hooks/test_missing_global_step.py::*",
     "tests/hooks/test_large_model.py::test_a_model_of_several_variables_crosses_languages_and_drivers",
+    "tests/hooks/test_checkpoint_saver.py::*[java-AsyncCheckpointSaverHook]",
     "tests/hooks/test_snapshot_buffers.py::test_a_java_async_saver_in_the_python_session_fetches_its_snapshot",
     "tests/hooks/test_jvm_driver_guard_and_veto.py::*",
     "tests/hooks/test_best_checkpoints_kill.py::*[jvm]",

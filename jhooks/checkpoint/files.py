@@ -121,7 +121,7 @@ def copy_checkpoint(prefix: str, destPrefix: str) -> list[str]:
 def write_graph(checkpointDir: str, graphDef: bytes) -> str:
     """Writes ``graphDef`` (a serialized ``GraphDef`` proto) as text to ``checkpointDir/graph.pbtxt``,
     as TensorFlow's ``tf.io.write_graph(graph_def, checkpointDir, "graph.pbtxt", as_text=True)``
-    (protobuf's text format, ``float_format=''``), and returns that path. The text goes to a
+    (protobuf's text format, ``float_format=''`` where the protobuf has it), and returns that path. The text goes to a
     temporary ``graph.pbtxt.tmp*`` in the same dir, then is renamed over ``graph.pbtxt``, so a reader
     never sees a half-written file; the temporary is removed when the write fails. Only files inside
     ``checkpointDir`` are touched (the dir is created).
@@ -134,7 +134,11 @@ def write_graph(checkpointDir: str, graphDef: bytes) -> str:
     from google.protobuf import text_format
     from tensorboard.compat.proto import graph_pb2  # the GraphDef of TensorFlow's proto files, no TF import
 
-    text = text_format.MessageToString(graph_pb2.GraphDef.FromString(bytes(graphDef)), float_format="")
+    message = graph_pb2.GraphDef.FromString(bytes(graphDef))
+    try:
+        text = text_format.MessageToString(message, float_format="")
+    except TypeError:  # protobuf 6 dropped float_format; TensorFlow's write_graph then passes none
+        text = text_format.MessageToString(message)
     os.makedirs(checkpointDir, exist_ok=True)
     target = os.path.join(checkpointDir, GRAPH_FILE)
     fd, tmp = tempfile.mkstemp(prefix=_GRAPH_TEMP, dir=checkpointDir)
