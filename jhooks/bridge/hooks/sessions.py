@@ -154,21 +154,26 @@ class _PythonSessionProxy:
     def restore(self, prefix: Any) -> None:
         self.session.restore(str(prefix))
 
+    def _optional(self, method: str, missing: str) -> Any:
+        """What the Python view's optional ``method()`` returns; a view without it (``missing``
+        names what it cannot do), or raising NotImplementedError, gives Java's
+        UnsupportedOperationException."""
+        backend = _backend()
+        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
+        call = getattr(self.session, method, None)
+        if call is None:
+            raise backend.raisable(unsupported(f"{_describe(self.session)} {missing}"))
+        try:
+            return call()
+        except NotImplementedError as e:
+            raise backend.raisable(unsupported(str(e))) from None
+
     @python_errors
     def saveableVariables(self) -> Any:
         """The Python view's ``saveableVariables()`` as a Java map (order kept); a view without
         it, or raising NotImplementedError, gives Java's UnsupportedOperationException."""
         backend = _backend()
-        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
-        listing = getattr(self.session, "saveableVariables", None)
-        if listing is None:
-            raise backend.raisable(
-                unsupported(f"{_describe(self.session)} cannot list its variables; pass variables to Saver")
-            )
-        try:
-            variables = listing()
-        except NotImplementedError as e:
-            raise backend.raisable(unsupported(str(e))) from None
+        variables = self._optional("saveableVariables", "cannot list its variables; pass variables to Saver")
         out = backend.jclass("java.util.LinkedHashMap")()
         for key, tensor in variables.items():
             out.put(backend.jstring(str(key)), backend.jstring(str(tensor)))
@@ -179,32 +184,15 @@ class _PythonSessionProxy:
         """The Python view's ``nonFiniteVariables()`` as a Java list; a view without it, or raising
         NotImplementedError, gives Java's UnsupportedOperationException."""
         backend = _backend()
-        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
-        check = getattr(self.session, "nonFiniteVariables", None)
-        if check is None:
-            raise backend.raisable(unsupported(f"{_describe(self.session)} cannot check its variables"))
-        try:
-            names = check()
-        except NotImplementedError as e:
-            raise backend.raisable(unsupported(str(e))) from None
         out = backend.jclass("java.util.ArrayList")()
-        for name in names:
+        for name in self._optional("nonFiniteVariables", "cannot check its variables"):
             out.add(backend.jstring(str(name)))
         return out
 
     def _graphBytes(self, method: str) -> Any:
         """The Python view's ``graphDef()`` / ``metaGraphDef()`` bytes as a Java ``byte[]``; a view
         without it, or raising NotImplementedError, gives Java's UnsupportedOperationException."""
-        backend = _backend()
-        unsupported = backend.jclass("java.lang.UnsupportedOperationException")
-        get = getattr(self.session, method, None)
-        if get is None:
-            raise backend.raisable(unsupported(f"{_describe(self.session)} has no graph ({method})"))
-        try:
-            data = get()
-        except NotImplementedError as e:
-            raise backend.raisable(unsupported(str(e))) from None
-        return backend.array("byte", bytes(data))
+        return _backend().array("byte", bytes(self._optional(method, f"has no graph ({method})")))
 
     @python_errors
     def graphDef(self) -> Any:
