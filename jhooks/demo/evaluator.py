@@ -8,7 +8,8 @@ the newer ones), a ``MonitoredSession`` restoring exactly that checkpoint (``Chi
 with the evaluator's hooks: a ``FinalOpsHook`` reading ``held_out_loss`` and ``accuracy``, and
 :class:`BestCheckpointHook`, which hands the restored session to a ``BestCheckpointsListener``
 (``<checkpointDir>/best``, mode ``min`` on ``held_out_loss``) as the chief's saver would. It ends
-after a checkpoint at or past ``lastStep``; ``TimeoutError`` if no new checkpoint comes within
+after the poll that found a checkpoint at or past ``lastStep`` (all of that poll's checkpoints are
+evaluated, so the chief's save at its end may be too); ``TimeoutError`` if no new checkpoint comes within
 ``maxWaitSecs``. A restarted evaluator evaluates every listed checkpoint again: the listener's
 index keeps the ranking and a tie keeps the older copy, so nothing changes but the log.
 """
