@@ -65,7 +65,9 @@ UNITS = {"P3": "s/call", "P5": "s blocked", "P5_sync": "s blocked", "P5_check": 
 UNITS.update({"P6": "s/hook", "P6_py": "s/hook", "P6_jvm": "s/hook"})
 UNITS.update({k: "MB | steps" for k in GOALS if k.startswith("P7")})
 UNITS.update({k: "s" for k in ("P10", "P10_py", "P10_jvm")})
-UNITS.update({k: "x model | MB" for k in ("P11", "P11_py", "P11_jvm")})
+UNITS.update({k: "× model | MB" for k in ("P11", "P11_py", "P11_jvm")})
+# A and B of a measured value, not a time (P7: growth over steps; P11: the peak over the model's size).
+_VALUE_CELLS = {"MB | steps": ("{:.1f} MB", "{:.0f} steps"), "× model | MB": ("{:.3g}× model", "{:.0f} MB model")}
 
 LABELS = {
     "P1": "Python session, 10 no-op Java hooks ÷ 10 no-op Python hooks",
@@ -184,13 +186,19 @@ def line(name: str, r: dict[str, Any]) -> str:
 
 def _human(value: float, unit_: str) -> str:
     """Seconds in s, ms or µs, keeping the rest of the unit (``s/step`` -> ``ms/step``)."""
-    if unit_ == "MB | steps":
-        return f"{value:.1f} MB"
     rest = unit_[1:]  # "s/step" -> "/step", "s blocked" -> " blocked"
     for threshold, scale, prefix in ((1.0, 1.0, "s"), (1e-4, 1e-3, "ms"), (1e-6, 1e-6, "µs")):
         if abs(value) >= threshold:
             return f"{value / scale:.3g} {prefix}{rest}"
     return f"{value * 1e9:.3g} ns{rest}"
+
+
+def _cell(value: float | None, unit_: str, part: int) -> str:
+    """A (part 0) or B (part 1) of a README row: a time in its prefix, a measured value in its own words."""
+    if value is None:
+        return "-"
+    cells = _VALUE_CELLS.get(unit_)
+    return cells[part].format(value) if cells else _human(value, unit_)
 
 
 def _markdown_verdict(name: str, ratio: float) -> str:
@@ -214,11 +222,7 @@ def markdown(after: dict[str, dict[str, Any]], before: dict[str, dict[str, Any]]
         was = f"{prior['ratio']:.3g}" if prior else "-"
         iqr = _spread(r, "q1", "q3", "–", ".3g")
         ext = _spread(r, "lo", "hi", "–", ".3g")
-        a = _human(r["a"], unit(name)) if r.get("a") is not None else "-"
-        if r.get("b") is None:
-            b = "-"
-        else:
-            b = f"{r['b']:.0f} steps" if unit(name) == "MB | steps" else _human(r["b"], unit(name))
+        a, b = (_cell(r.get(k), unit(name), i) for i, k in enumerate(("a", "b")))
         goal = GOALS.get(name)
         cells = [
             f"{name} {LABELS[name]}",
