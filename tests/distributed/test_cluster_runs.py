@@ -100,7 +100,9 @@ def _check_report(report, workers, javaWorkers, steps, javaChief=False):
     ]
     for t in tasks[1:]:
         assert t["steps"] > 0, t
-        assert t["steps_per_sec"] > 0, t
+        # The rate is timed from the end of the first step: a worker the chief outran (a busy machine,
+        # a slow recovery after the ps restart) may have one step only, and no rate.
+        assert t["steps_per_sec"] > 0 or t["steps"] == 1, t
         assert set(t) >= {"job", "index", "lang", "steps", "steps_per_sec"}
     # Every worker was given the same chief-only hook; only the chief ran it.
     assert report["chief_only_hooks_on"] == ["/job:worker/task:0"]
