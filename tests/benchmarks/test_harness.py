@@ -156,6 +156,17 @@ def test_markdown_table_has_the_spread_next_to_each_ratio():
     )
 
 
+def test_markdown_rows_of_measured_values_keep_nine_cells_and_say_their_units():
+    p11 = {"ratio": 1.02, "q1": 1.01, "q3": 1.03, "lo": 1.0, "hi": 1.04, "n": 3, "a": 1.02, "b": 1024.0}
+    p7 = {"ratio": 4.6, "n": 1, "a": 4.6, "b": 500.0}
+    text = table.markdown({"P11": table.row("P11", p11), "P7": table.row("P7", p7)})
+    p11_line, p7_line = text.splitlines()[2:]
+    for line in (p11_line, p7_line):
+        assert line.count("|") == 10, line  # a "|" inside a unit split the README row
+    assert "| 1.02× model | 1024 MB model | met |" in p11_line
+    assert "| 4.6 MB | 500 steps | met |" in p7_line
+
+
 def test_families_of_rows():
     assert table.family("P8e") == "P8" and table.family("P8f/NanTensorHook") == "P8"
     assert table.family("P9b") == "P9" and table.family("P6_py") == "P6" and table.family("sizes") == "sizes"
