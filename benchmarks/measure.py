@@ -87,8 +87,11 @@ class FetchHook(jhooks.Hook):
         self.lastSize = int(np.asarray(runValues.results).size)
 
 
-def settings(cfg: dict[str, Any]) -> timing.Settings:
-    return timing.Settings(cfg["repeats"], cfg["min_block"], cfg["warmup"], cfg["clock"])
+def settings(cfg: dict[str, Any], interleaving: str) -> timing.Settings:
+    """The timing settings of one interleaving (a family, or "P8/hook" for P8's per-hook variants):
+    its rounds are ``cfg["rounds"][interleaving]`` if given, else ``cfg["repeats"]``."""
+    repeats = cfg.get("rounds", {}).get(interleaving, cfg["repeats"])
+    return timing.Settings(repeats, cfg["min_block"], cfg["warmup"], cfg["clock"])
 
 
 def _python_session(stack: contextlib.ExitStack, hooks: list[Any], build: Callable[[], Any], tf_hooks=False) -> Block:
@@ -144,7 +147,7 @@ def p1(cfg) -> Rows:
             "java": _python_session(stack, java_hooks, _demo_graph),
             "py": _python_session(stack, [NoOpHook() for _ in range(10)], _demo_graph),
         }
-        t = timing.interleave(blocks, settings(cfg))
+        t = timing.interleave(blocks, settings(cfg, "P1"))
     return {"P1": ratio(t["java"], t["py"])}
 
 
@@ -152,7 +155,7 @@ def p2(cfg) -> Rows:
     with contextlib.ExitStack() as stack:
         graph = _java_demo_graph(stack)
         hooks = [J("org.jhooks.bench.NoOpHook")() for _ in range(10)]
-        t = timing.interleave(_jvm_sessions(stack, graph, "train_step", [], {"hooked": hooks}), settings(cfg))
+        t = timing.interleave(_jvm_sessions(stack, graph, "train_step", [], {"hooked": hooks}), settings(cfg, "P2"))
     return {"P2": ratio(t["hooked"], t["bare"])}
 
 
@@ -169,7 +172,7 @@ def p3(cfg) -> Rows:
             "hook": lambda n: timer.beforeSessionRun(hook, context, n),
             "proxy": lambda n: timer.supplier(supplier, n),
         }
-        t = timing.interleave(blocks, settings(cfg))
+        t = timing.interleave(blocks, settings(cfg, "P3"))
     return {"P3": ratio(t["hook"], t["proxy"])}
 
 
@@ -225,7 +228,7 @@ def _fetch(megabytes: float, s: timing.Settings) -> dict[str, list[float]]:
 
 
 def p4(cfg) -> Rows:
-    t = _fetch(cfg["fetch_mb"], settings(cfg))
+    t = _fetch(cfg["fetch_mb"], settings(cfg, "P4"))
     return {"P4": ratio(t["py:java"], t["py:py"]), "P4_jvm": ratio(t["jvm:py"], t["jvm:java"])}
 
 
@@ -581,7 +584,7 @@ def p12(cfg) -> Rows:
             "jvm:py": functools.partial(overhead.block, 1),
             "jvm:java": functools.partial(overhead.block, 2),
         }
-        t = timing.interleave(blocks, settings(cfg))
+        t = timing.interleave(blocks, settings(cfg, "P12"))
     rows = {"P12_jvm": ratio(t["jvm:py"], t["jvm:java"]), "P12_py": ratio(t["py:java"], t["py:tf"])}
     CURVES["P12 ms/step"] = {name: statistics.median(v) * 1e3 for name, v in t.items()}
     return {"P12": max(rows.values(), key=lambda r: r.ratio), **rows}
@@ -631,7 +634,7 @@ def p6(cfg) -> Rows:
         variants = {f"jvm:{n}": [as_java_hook(NoOpHook()) for _ in range(n)] for n in counts}
         blocks.update(_jvm_sessions(stack, graph, "train_step", [], variants))
         del blocks["bare"]
-        t = timing.interleave(blocks, settings(cfg))
+        t = timing.interleave(blocks, settings(cfg, "P6"))
     py = {n: t[f"py:{n}"] for n in counts}
     jv = {n: t[f"jvm:{n}"] for n in counts}
     CURVES["P6"] = {"Java hooks, Python session": py, "Python hooks, JVM session": jv}
@@ -761,7 +764,10 @@ def _p8_blocks(stack: contextlib.ExitStack) -> dict[str, Block]:
 
 def p8(cfg) -> Rows:
     with contextlib.ExitStack() as stack:
-        t = timing.interleave(_p8_blocks(stack), settings(cfg))
+        blocks = _p8_blocks(stack)
+        four = {name: block for name, block in blocks.items() if "/" not in name}
+        alone = {name: block for name, block in blocks.items() if "/" in name}
+        t = {**timing.interleave(four, settings(cfg, "P8")), **timing.interleave(alone, settings(cfg, "P8/hook"))}
     rows = {}
     bare = t["jvm:bare"]
     for suffix in ("", *(f"/{name}" for name in STANDARD)):
@@ -810,7 +816,7 @@ def p9(cfg) -> Rows:
             **_jvm_sessions(stack, graph, "train_step", [], jvm_variants),
         }
         del blocks["bare"]
-        t = timing.interleave(blocks, settings(cfg))
+        t = timing.interleave(blocks, settings(cfg, "P9"))
     return {"P9a": ratio(t["py:bar"], t["py:none"]), "P9b": ratio(t["jvm:bar"], t["jvm:none"])}
 
 
@@ -824,7 +830,7 @@ def sizes(cfg) -> Rows:
         "jvm:py": "JVM session, Python hook",
     }
     curve: dict[str, dict[int, list[float]]] = {label: {} for label in (*labels.values(), "memcpy")}
-    s = settings(cfg)
+    s = settings(cfg, "sizes")
     s = timing.Settings(max(3, s.repeats // 2), s.min_block, s.warmup, s.clock)
     t: dict[str, list[float]] = {}
     for kb in cfg["sizes_kb"]:

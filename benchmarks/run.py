@@ -10,7 +10,10 @@ same run, in the same interleaving: each variant is warmed up (1 s of blocks: th
 compiles a loop after some 10,000 iterations), then calibrated so that one block of steps takes at
 least 0.1 s (timer resolution and scheduler slices are small against it), then every variant of a
 family runs one block per round for 21 rounds, the order rotated every other round and reversed
-every odd one (A B, B A, B A, A B, ...). The ratio is the median over the rounds of A_r / B_r, each
+every odd one (A B, B A, B A, A B, ...); P1, P2, P9 and P8's four-hook variants run 61 rounds and
+P6 41 (their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
+moved by up to 0.09 between two runs; three runs of P1 and P2 at 61 rounds fell within 0.03 of
+each other). The ratio is the median over the rounds of A_r / B_r, each
 a ratio of two whole block times; the spread printed next to it is the quartiles (IQR) and the
 extremes (min..max) of those per-round ratios. No ratio has a difference of times as its
 denominator except P5_sync's and P6's, whose differences are large by construction (below).
@@ -89,9 +92,10 @@ P8e the premium of a hook in the other language, JVM session: the four as Python
     (as_java_hook) / the four as Java hooks (P8d's variant / P8c's).            goal <= 1.2
 P8f the same, Python session: the four as Java hooks (JavaHook) / the four as jhooks' Python
     hooks (P8b's variant / P8a's).                                              goal <= 1.2
-P8a/<Hook> ... P8f/<Hook>: the same ratio with that one hook alone. All P8 variants, both
-sessions, are one interleaving. The run also prints each variant's µs/step added over no hooks
-(Python session) or over the bare loop (JVM session).
+P8a/<Hook> ... P8f/<Hook>: the same ratio with that one hook alone. P8's variants with all four
+hooks, both sessions, are one interleaving (61 rounds), those with one hook alone another (21).
+The run also prints each variant's µs/step added over no hooks (Python session) or over the bare
+loop (JVM session).
 
 P9a per-step time of a Python MonitoredSession with a Python ProgressBarHook (showing the loss,
     writing to a stream that is not a terminal: the periodic lines) / the same session without
@@ -168,6 +172,7 @@ from benchmarks import table  # noqa: E402
 
 FULL = {
     "repeats": 21,
+    "rounds": {"P1": 61, "P2": 61, "P6": 41, "P8": 61, "P9": 61},
     "min_block": 0.1,
     "warmup": 1.0,
     "clock": "wall",
@@ -316,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="tiny sizes, short blocks, 3 rounds (smoke test)")
     parser.add_argument("--only", help="comma-separated families or rows: " + ",".join(table.FAMILIES) + " (P8e -> P8)")
-    parser.add_argument("--repeats", type=int, help="interleaved rounds (21 in a full run, 3 with --quick)")
+    parser.add_argument("--repeats", type=int, help="rounds of every family (21, some 41-61: docstring; 3 --quick)")
     parser.add_argument("--min-block", type=float, help="seconds one calibrated block lasts at least (0.1; 0.01)")
     parser.add_argument("--clock", choices=("wall", "cpu"), help="what a block's time is (wall; module docstring)")
     parser.add_argument("--p7-steps", help="P7's first and last step, e.g. 1000,10000 (the default of a full run)")
@@ -345,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("repeats", "min_block", "clock"):
         if getattr(args, key) is not None:
             cfg[key] = getattr(args, key)
+    if args.repeats is not None:
+        cfg["rounds"] = {}  # the rounds asked for, in every interleaving
     if args.p7_steps:
         cfg["p7_steps"] = tuple(int(x) for x in args.p7_steps.split(","))
     try:
