@@ -191,6 +191,7 @@ FULL = {
 }
 QUICK = {
     "repeats": 3,
+    "rounds": {"P1": 4, "P2": 4, "P6": 4, "P8": 4, "P9": 4},  # as a full run, more rounds in some
     "min_block": 0.01,
     "warmup": 0.0,
     "clock": "wall",
