@@ -161,3 +161,43 @@ class Sleeper(jhooks.Hook):
     def beginSession(self):
         say(sleeping=True)
         time.sleep(3600)
+
+
+def _import_tensorflow():
+    """What a hook module that uses TensorFlow does; TensorFlow imports h5py, whose HDF5 library
+    calls back into Python from its C exit handler."""
+    import sys
+
+    import tensorflow  # noqa: F401
+
+    return "h5py" in sys.modules
+
+
+class TfSleeper(jhooks.Hook):
+    """beginSession imports TensorFlow, then never returns, the GIL released (Python idle)."""
+
+    def beginSession(self):
+        say(h5py=_import_tensorflow(), sleeping=True)
+        time.sleep(3600)
+
+
+class TfSpinner(jhooks.Hook):
+    """beginSession imports TensorFlow, then never returns, running Python (Python busy: the GIL
+    held but for the interpreter's switch interval)."""
+
+    def beginSession(self):
+        say(h5py=_import_tensorflow(), sleeping=True)
+        deadline = time.monotonic() + 3600
+        while time.monotonic() < deadline:
+            pass
+
+
+class TfJavaWaiter(jhooks.Hook):
+    """beginSession imports TensorFlow, then never returns, inside a Java call (java.lang.Thread.sleep
+    through jep) made from Python."""
+
+    def beginSession(self):
+        from java.lang import Thread  # jep's import of Java classes
+
+        say(h5py=_import_tensorflow(), sleeping=True)
+        Thread.sleep(3_600_000)

@@ -54,3 +54,44 @@ def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     _check_trained(done.stdout, ckpt)
+
+
+def test_sigterm_ends_the_jvm_training_with_a_hook_that_imported_tensorflow(tmp_path, jep_jar, runtime_options):
+    """The JVM's exit used to hang 1 time in 3 here: HDF5's C exit handler called h5py's converters,
+    which wait for the GIL that a thread stopped at the JVM's exit safepoint held. Now Python's exit
+    functions (h5py's unregisters them) run in a shutdown hook first."""
+    import signal
+
+    from jhooks.bridge.process.classpath import classpath
+
+    classes = tmp_path / "classes"
+    cp = os.pathsep.join(classpath())
+    source = os.path.join(EXAMPLE, "src", "main", "java", "com", "example", "TrainWithHooks.java")
+    done = subprocess.run(["javac", "-d", str(classes), "-cp", cp, source], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    env = {k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"}
+    env["PYTHONPATH"] = os.path.join(REPO, "tests", "jep")
+    path = os.pathsep.join([str(classes), cp, jep_jar])
+    command = ["java", *runtime_options, "-cp", path, "com.example.TrainWithHooks"]
+    for trial in range(8):
+        proc = subprocess.Popen(
+            [*command, str(tmp_path / f"ckpt{trial}"), "100000000", "tf_hooks:RunCounter"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        seen = []
+        try:
+            for line in proc.stdout:  # until the session has run with the hook
+                seen.append(line)
+                if line.startswith("PY runs"):
+                    break
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert "PY h5py True\n" in seen, seen
+        assert proc.returncode == 143, (trial, err[-3000:])

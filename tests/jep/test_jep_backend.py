@@ -5,6 +5,8 @@ import json
 import os
 import re
 
+import pytest
+
 CHECKS = "org.jhooks.jeptest.JepChecks"
 
 
@@ -158,27 +160,44 @@ def test_main_returning_with_a_python_callback_stuck_on_a_daemon_thread_exits_0(
     assert "JAVA returning" in done.stdout
 
 
-def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java):
+STUCK_SHAPES = [
+    pytest.param(["jep_hooks:Sleeper"], id="idle-on-a-java-thread"),
+    pytest.param(["jep_hooks:TfSleeper"], id="tensorflow-idle-on-a-java-thread"),
+    pytest.param(["jep_hooks:TfSleeper", "main"], id="tensorflow-idle-on-main"),
+    pytest.param(["jep_hooks:TfSpinner"], id="tensorflow-busy-on-a-java-thread"),
+    pytest.param(["jep_hooks:TfSpinner", "main"], id="tensorflow-busy-on-main"),
+    pytest.param(["jep_hooks:TfJavaWaiter", "main"], id="tensorflow-in-a-java-call-on-main"),
+]
+
+
+@pytest.mark.parametrize("shape", STUCK_SHAPES)
+def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java, shape):
+    """Also once a hook imported TensorFlow, whose h5py leaves HDF5 converters that call into
+    Python from HDF5's C exit handler (the JVM's exit used to hang there, the GIL never free)."""
     import signal
     import subprocess
 
     proc = subprocess.Popen(
-        run_java.command(CHECKS, "stuck-signal"),
+        run_java.command(CHECKS, "stuck-signal", *shape),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=run_java.environment(),
         cwd=os.path.dirname(os.path.abspath(__file__)),
     )
+    said = {}
     try:
         for line in proc.stdout:  # until Python is inside the stuck callback
             if line.startswith("PY ") and json.loads(line[3:]).get("sleeping"):
+                said = json.loads(line[3:])
                 break
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()
+    assert said.get("h5py", "Tf" not in shape[0]), said  # the shape holds what it names
     assert proc.returncode == 143, err[-3000:]
     assert "SIGSEGV" not in err and "hs_err" not in err
 

@@ -3,11 +3,12 @@
 ``org.jhooks.bridge.EmbeddedPython`` imports this module on each Java thread's interpreter (as
 ``call``, the jep backend's dispatcher, which it also is) and calls the functions below by name
 through handle 0: :func:`start` once, :func:`call_function` for Java code that starts Python work,
-``release`` for the proxies the JVM collected.
+``release`` for the proxies the JVM collected, :func:`at_exit` at the JVM's exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import sys
 from typing import Any
@@ -18,7 +19,7 @@ from jhooks.bridge.launcher.loader import install_loader
 from jhooks.bridge.process import jvm
 from jhooks.bridge.process.calls import python_errors
 
-__all__ = ["call", "call_function", "release", "start"]
+__all__ = ["at_exit", "call", "call_function", "release", "start"]
 
 
 def start() -> None:
@@ -27,6 +28,14 @@ def start() -> None:
     a JvmError listing the missing flags), then installs the ``PythonHooks`` loader."""
     python_errors(jvm.check_embedding_jvm)()
     install_loader([])
+
+
+def at_exit() -> None:
+    """Run by ``EmbeddedPython`` at the JVM's exit (a shutdown hook, every thread still running):
+    Python's ``atexit`` functions, as Python's own exit runs them (the JVM never finalizes this
+    interpreter). Among them h5py's, which unregisters the HDF5 converters that HDF5's C exit
+    handler would otherwise call into Python, the GIL held by a thread the exiting JVM has stopped."""
+    atexit._run_exitfuncs()
 
 
 def call_function(module: str, function: str, *args: Any) -> Any:

@@ -56,9 +56,7 @@ public final class JepChecks {
         stuckExit();
         break;
       case "stuck-signal":
-        Thread stuck = new Thread(PythonHooks.load("jep_hooks:Sleeper")::beginSession);
-        stuck.start();
-        stuck.join(); // until a signal ends the process
+        stuckSignal(args.length > 1 ? args[1] : "jep_hooks:Sleeper", args.length > 2);
         break;
       case "stuck-return":
         stuckReturn();
@@ -70,6 +68,21 @@ public final class JepChecks {
       default:
         throw new IllegalArgumentException(args[0]);
     }
+  }
+
+  /**
+   * Calls {@code beginSession} of the hook {@code spec} names, a callback that never returns, on the
+   * main thread ({@code onMain}) or on a new thread the main thread joins; a signal ends the process.
+   */
+  private static void stuckSignal(String spec, boolean onMain) throws InterruptedException {
+    Hook hook = PythonHooks.load(spec);
+    if (onMain) {
+      hook.beginSession();
+      return;
+    }
+    Thread stuck = new Thread(hook::beginSession);
+    stuck.start();
+    stuck.join();
   }
 
   private static void say(String line) {

@@ -126,6 +126,38 @@ public final class EmbeddedPython {
     interpreter(); // the first one also initializes CPython
     call(0L, "start");
     started = true;
+    Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedPython::atExit, "jhooks-python-exit"));
+  }
+
+  /** How long the JVM's exit waits for Python's exit functions. */
+  private static final long EXIT_FUNCTIONS_MILLIS = 5000;
+
+  /**
+   * At the JVM's exit (a shutdown hook), runs Python's {@code atexit} functions, as Python's own
+   * exit would, while every thread still runs; waits at most {@link #EXIT_FUNCTIONS_MILLIS}. The JVM
+   * never finalizes the embedded interpreter, and some exit functions must run before the C library's
+   * exit handlers: h5py's unregisters the HDF5 converters that HDF5's handler otherwise calls into
+   * Python, taking the GIL, while the JVM holds the thread that has it at its exit safepoint (the
+   * process hung on SIGTERM once a hook imported TensorFlow).
+   */
+  private static void atExit() {
+    Thread exitFunctions =
+        new Thread(
+            () -> {
+              try {
+                call(0L, "at_exit");
+              } catch (RuntimeException e) {
+                System.err.println("jhooks: Python's exit functions failed: " + e);
+              }
+            },
+            "jhooks-python-exit-functions");
+    exitFunctions.setDaemon(true);
+    exitFunctions.start();
+    try {
+      exitFunctions.join(EXIT_FUNCTIONS_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
