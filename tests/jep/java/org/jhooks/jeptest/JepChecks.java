@@ -71,8 +71,9 @@ public final class JepChecks {
   }
 
   /**
-   * Calls {@code beginSession} of the hook {@code spec} names, a callback that never returns, on the
-   * main thread ({@code onMain}) or on a new thread the main thread joins; a signal ends the process.
+   * Calls {@code beginSession} of the hook {@code spec} names, a callback that never returns, on
+   * the main thread ({@code onMain}) or on a new thread the main thread joins; a signal ends the
+   * process.
    */
   private static void stuckSignal(String spec, boolean onMain) throws InterruptedException {
     Hook hook = PythonHooks.load(spec);

@@ -134,11 +134,11 @@ public final class EmbeddedPython {
 
   /**
    * At the JVM's exit (a shutdown hook), runs Python's {@code atexit} functions, as Python's own
-   * exit would, while every thread still runs; waits at most {@link #EXIT_FUNCTIONS_MILLIS}. The JVM
-   * never finalizes the embedded interpreter, and some exit functions must run before the C library's
-   * exit handlers: h5py's unregisters the HDF5 converters that HDF5's handler otherwise calls into
-   * Python, taking the GIL, while the JVM holds the thread that has it at its exit safepoint (the
-   * process hung on SIGTERM once a hook imported TensorFlow).
+   * exit would, while every thread still runs; waits at most {@link #EXIT_FUNCTIONS_MILLIS}. The
+   * JVM never finalizes the embedded interpreter, and some exit functions must run before the C
+   * library's exit handlers: h5py's unregisters the HDF5 converters that HDF5's handler otherwise
+   * calls into Python, taking the GIL, while the JVM holds the thread that has it at its exit
+   * safepoint (the process hung on SIGTERM once a hook imported TensorFlow).
    */
   private static void atExit() {
     Thread exitFunctions =
