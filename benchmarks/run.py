@@ -12,8 +12,8 @@ least 0.1 s (timer resolution and scheduler slices are small against it), then e
 family runs one block per round for 21 rounds, the order rotated every other round and reversed
 every odd one (A B, B A, B A, A B, ...); P1, P2, P9 and P8's four-hook variants run 61 rounds and
 P6 41 (their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
-moved by up to 0.09 between two runs; three runs of P1 and P2 at 61 rounds fell within 0.03 of
-each other). The ratio is the median over the rounds of A_r / B_r, each
+moved by up to 0.09 between two runs; four runs of P1 and P2 at 61 rounds fell within 0.05 of
+each other: P1 1.049-1.095, P2 1.055-1.093). The ratio is the median over the rounds of A_r / B_r, each
 a ratio of two whole block times; the spread printed next to it is the quartiles (IQR) and the
 extremes (min..max) of those per-round ratios. No ratio has a difference of times as its
 denominator except P5_sync's and P6's, whose differences are large by construction (below).

@@ -81,3 +81,29 @@ def run_java(jep_jar, runtime_options, test_classes):
     run.command = command
     run.environment = environment
     return run
+
+
+@pytest.fixture(scope="session")
+def sigterm_when():
+    """Starts ``command`` (stdout and stderr piped, text), reads its stdout until ``ready(line)``,
+    sends SIGTERM and waits (60 s, then kills it). Returns the lines read, the exit status and the
+    standard error."""
+    import signal
+
+    def run(command, ready, env, cwd=None):
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+        seen = []
+        try:
+            for line in proc.stdout:
+                seen.append(line)
+                if ready(line):
+                    break
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        return seen, proc.returncode, err
+
+    return run

@@ -25,7 +25,8 @@ def _check_trained(output, checkpoint_dir):
     assert "python: step=50 loss=" in output
 
 
-def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep_jar, runtime_options):
+def _app_command(tmp_path, jep_jar, runtime_options):
+    """``java [runtime options] -cp ... com.example.TrainWithHooks``, the app compiled into ``tmp_path``."""
     from jhooks.bridge.process.classpath import classpath
 
     classes = tmp_path / "classes"
@@ -33,16 +34,20 @@ def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep
     source = os.path.join(EXAMPLE, "src", "main", "java", "com", "example", "TrainWithHooks.java")
     done = subprocess.run(["javac", "-d", str(classes), "-cp", cp, source], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    ckpt = tmp_path / "ckpt"
+    return ["java", *runtime_options, "-cp", os.pathsep.join([str(classes), cp, jep_jar]), "com.example.TrainWithHooks"]
+
+
+def _app_environment(python_path):
     env = {k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"}
-    env["PYTHONPATH"] = os.path.join(EXAMPLE, "src", "main", "python")
+    env["PYTHONPATH"] = python_path
+    return env
+
+
+def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep_jar, runtime_options):
+    ckpt = tmp_path / "ckpt"
     done = subprocess.run(
         [
-            "java",
-            *runtime_options,
-            "-cp",
-            os.pathsep.join([str(classes), cp, jep_jar]),
-            "com.example.TrainWithHooks",
+            *_app_command(tmp_path, jep_jar, runtime_options),
             str(ckpt),
             str(STEPS),
             "loss_hooks:LossLogger",
@@ -50,48 +55,25 @@ def test_the_example_app_trains_with_python_hooks_under_plain_java(tmp_path, jep
         capture_output=True,
         text=True,
         timeout=600,
-        env=env,
+        env=_app_environment(os.path.join(EXAMPLE, "src", "main", "python")),
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     _check_trained(done.stdout, ckpt)
 
 
-def test_sigterm_ends_the_jvm_training_with_a_hook_that_imported_tensorflow(tmp_path, jep_jar, runtime_options):
+def test_sigterm_ends_the_jvm_training_with_a_hook_that_imported_tensorflow(
+    tmp_path, jep_jar, runtime_options, sigterm_when
+):
     """The JVM's exit used to hang 1 time in 3 here: HDF5's C exit handler called h5py's converters,
     which wait for the GIL that a thread stopped at the JVM's exit safepoint held. Now Python's exit
     functions (h5py's unregisters them) run in a shutdown hook first."""
-    import signal
-
-    from jhooks.bridge.process.classpath import classpath
-
-    classes = tmp_path / "classes"
-    cp = os.pathsep.join(classpath())
-    source = os.path.join(EXAMPLE, "src", "main", "java", "com", "example", "TrainWithHooks.java")
-    done = subprocess.run(["javac", "-d", str(classes), "-cp", cp, source], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    env = {k: v for k, v in os.environ.items() if k != "JHOOKS_CLASSPATH"}
-    env["PYTHONPATH"] = os.path.join(REPO, "tests", "jep")
-    path = os.pathsep.join([str(classes), cp, jep_jar])
-    command = ["java", *runtime_options, "-cp", path, "com.example.TrainWithHooks"]
+    command = _app_command(tmp_path, jep_jar, runtime_options)
+    env = _app_environment(os.path.join(REPO, "tests", "jep"))
     for trial in range(8):
-        proc = subprocess.Popen(
+        seen, status, err = sigterm_when(
             [*command, str(tmp_path / f"ckpt{trial}"), "100000000", "tf_hooks:RunCounter"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+            lambda line: line.startswith("PY runs"),  # the session has run with the hook
             env=env,
         )
-        seen = []
-        try:
-            for line in proc.stdout:  # until the session has run with the hook
-                seen.append(line)
-                if line.startswith("PY runs"):
-                    break
-            proc.send_signal(signal.SIGTERM)
-            _, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
         assert "PY h5py True\n" in seen, seen
-        assert proc.returncode == 143, (trial, err[-3000:])
+        assert status == 143, (trial, err[-3000:])

@@ -171,34 +171,22 @@ STUCK_SHAPES = [
 
 
 @pytest.mark.parametrize("shape", STUCK_SHAPES)
-def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java, shape):
-    """Also once a hook imported TensorFlow, whose h5py leaves HDF5 converters that call into
-    Python from HDF5's C exit handler (the JVM's exit used to hang there, the GIL never free)."""
-    import signal
-    import subprocess
+def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java, sigterm_when, shape):
+    """Python idle, busy (the GIL held) or inside a Java call, with or without TensorFlow (and h5py)
+    imported, on the main thread or another Java thread."""
 
-    proc = subprocess.Popen(
+    def sleeping(line):
+        return line.startswith("PY ") and json.loads(line[3:]).get("sleeping")
+
+    seen, status, err = sigterm_when(
         run_java.command(CHECKS, "stuck-signal", *shape),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        sleeping,
         env=run_java.environment(),
         cwd=os.path.dirname(os.path.abspath(__file__)),
     )
-    said = {}
-    try:
-        for line in proc.stdout:  # until Python is inside the stuck callback
-            if line.startswith("PY ") and json.loads(line[3:]).get("sleeping"):
-                said = json.loads(line[3:])
-                break
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    said = json.loads(seen[-1][3:]) if seen and sleeping(seen[-1]) else {}
     assert said.get("h5py", "Tf" not in shape[0]), said  # the shape holds what it names
-    assert proc.returncode == 143, err[-3000:]
+    assert status == 143, err[-3000:]
     assert "SIGSEGV" not in err and "hs_err" not in err
 
 
