@@ -150,3 +150,69 @@ def test_unsigned_values_are_logged_as_their_numbers():
         train([JavaHook(java)], m, 1)
     line = re.sub(r" \(\d+\.\d{3} sec\)$", "", str(java.loggedLines()[0]))
     assert line == "u8:0 = 240, u16:0 = [1 48000], i8:0 = -16"
+
+
+def test_a_record_logged_on_the_interrupted_main_thread_reaches_python_and_the_interrupt_stays(caplog):
+    """JPype interrupts the main Java thread on SIGINT/SIGTERM, and the next call into Python from
+    that thread throws InterruptedException once. The console dropped the record (an ErrorManager
+    message on stderr) and with it the interrupt; it now hands the record over and leaves the
+    interrupt for the hook's next call into Python."""
+    caplog.set_level(logging.INFO)
+    thread = jpype.JClass("java.lang.Thread")
+    jul = jpype.JClass("java.util.logging.Logger").getLogger("org.jhooks.test.interrupted")
+    thread.currentThread().interrupt()
+    try:
+        jul.info("logged while interrupted")
+    finally:
+        still_interrupted = bool(thread.interrupted())  # also clears it for the next test
+    assert [r.getMessage() for r in caplog.records if r.name == "org.jhooks.test.interrupted"] == [
+        "logged while interrupted"
+    ]
+    assert still_interrupted
+
+
+SIGNAL_IN_THE_SINK = """
+import logging, os, signal, sys, time
+import jpype
+from jhooks.bridge.process import jvm
+
+jvm.start()
+
+
+class SignalWhileLogging(logging.Handler):
+    def emit(self, record):
+        os.kill(os.getpid(), signal.SIG{sig})
+        time.sleep(1.0)  # the signal arrives while Java is handing this record to Python
+
+
+logging.getLogger("org.jhooks.test.signal").addHandler(SignalWhileLogging())
+logging.getLogger("org.jhooks.test.signal").setLevel(logging.INFO)
+try:
+    jpype.JClass("java.util.logging.Logger").getLogger("org.jhooks.test.signal").info("x")
+    print("log call returned", flush=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the program goes on in Python, as a training loop does
+        pass
+    print("no signal after the log call", flush=True)
+except {exception}:
+    print("signal raised after the log call", flush=True)
+    raise
+"""
+
+
+# an uncaught KeyboardInterrupt ends Python by SIGINT (a shell shows 130)
+@pytest.mark.parametrize(
+    ("sig", "exception", "status"), [("INT", "KeyboardInterrupt", -2), ("TERM", "SystemExit", 143)]
+)
+def test_a_signal_while_java_logs_to_python_reaches_the_program_after_the_log_call(sig, exception, status):
+    """The console's sink is a Python callback whose errors Java drops (a log call never throws):
+    a SIGINT raised inside it was lost (training went on until the watchdog ended the process) or
+    printed a Java ErrorManager trace. It now reaches the program once the log call has returned."""
+    import subprocess
+    import sys
+
+    code = SIGNAL_IN_THE_SINK.format(sig=sig, exception=exception)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=90)
+    assert proc.stdout.splitlines() == ["log call returned", "signal raised after the log call"], proc.stderr
+    assert proc.returncode == status, proc.stderr
+    assert "ErrorManager" not in proc.stderr, proc.stderr

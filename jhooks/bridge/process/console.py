@@ -30,6 +30,7 @@ from typing import Any
 from jhooks.bridge.backend.choice import current
 from jhooks.bridge.convert.values import value_to_python
 from jhooks.bridge.process.callbacks import crossing
+from jhooks.bridge.process.signals import deliver_outside
 from jhooks.bridge.process.state import PROCESS
 
 _state = PROCESS.console
@@ -39,25 +40,30 @@ DEFAULT_FORMAT = "%(asctime)s %(levelname).1s %(name)s: %(message)s"
 """The format of :func:`show_info_by_default`: ``2026-01-31 12:00:00,123 I org.jhooks.hooks.X: text``."""
 
 
+def _log(name: Any, level: int, message: Any, thrown: Any, thread: Any, millis: int) -> None:
+    logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
+    level = int(level)
+    if not logger.isEnabledFor(level):
+        return
+    record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
+    record.created = int(millis) / 1000.0
+    record.msecs = int(millis) % 1000
+    if thread is not None:
+        record.threadName = str(thread)
+    if thrown is not None:
+        record.exc_text = str(thrown)
+    logger.handle(record)
+
+
+_log_crossing = crossing(_log, lambda error: error)  # its exceptions reach Java as Python raised them
+
+
 class _Sink:
     """What ``PythonConsole.Sink`` calls (from any Java thread); each call is in flight for the
     bounded exit (``callbacks.crossing``), its exceptions left as Python raised them."""
 
     def log(self, name: Any, level: int, message: Any, thrown: Any, thread: Any, millis: int) -> None:
-        logger = logging.getLogger(str(name)) if str(name) else logging.getLogger()
-        level = int(level)
-        if not logger.isEnabledFor(level):
-            return
-        record = logger.makeRecord(logger.name, level, "(java)", 0, str(message), (), None)
-        record.created = int(millis) / 1000.0
-        record.msecs = int(millis) % 1000
-        if thread is not None:
-            record.threadName = str(thread)
-        if thrown is not None:
-            record.exc_text = str(thrown)
-        logger.handle(record)
-
-    log = crossing(log, lambda error: error)  # its exceptions reach Java as Python raised them
+        _log_crossing(name, level, message, thrown, thread, millis)
 
     def create(self, spec: Any, type_: Any, args: Any) -> Any:
         """A Python object for Java code of jhooks (``PythonConsole.create``): ``spec``
@@ -65,6 +71,11 @@ class _Sink:
         with ``args``, as a proxy implementing ``type_``."""
         obj = pkgutil.resolve_name(str(spec))(*[value_to_python(a) for a in (args or [])])
         return current().proxy(str(type_.getName()), obj)
+
+
+# Java logs from inside hooks and drops a record it cannot hand over: a SIGINT/SIGTERM raised in here
+# would be lost with it, so it waits until the main thread has left (signals.deliver_outside).
+deliver_outside(_Sink.log.__code__)
 
 
 def lowest_enabled(logger: logging.Logger) -> int:

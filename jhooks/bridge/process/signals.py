@@ -8,7 +8,9 @@ its own: SIGTERM ends the program with ``SystemExit(143)``, SIGINT with ``Keyboa
 status 130). The exception is raised in the program's own code, never inside a hook callback that
 Java is running on the main thread (raising there would tear the hook's cleanup, e.g. a checkpoint
 writer's lock): the signal is then delivered again once that callback returns, so it reaches the
-program when Java hands control back. The exit guard (:mod:`jhooks.bridge.process.exit_guard`)
+program when Java hands control back. A callback whose errors Java does not pass on (the console's log sink,
+:func:`deliver_outside`) never gets it, not even at its first or last line: a thread delivers it
+once the main thread has left that callback. The exit guard (:mod:`jhooks.bridge.process.exit_guard`)
 bounds its wait for callbacks in flight by the signal's deadline, and the watchdog
 (:mod:`jhooks.bridge.process.watchdog`) ends a process that did not end by then. A program with its
 own handler for a signal keeps it, and that signal has no watchdog.
@@ -20,8 +22,10 @@ import _thread
 import logging
 import os
 import signal
+import sys
 import threading
 import time
+import types
 
 from jhooks.bridge.process.ending import record_exit
 from jhooks.bridge.process.state import PROCESS
@@ -58,8 +62,38 @@ def received(signum: int) -> None:
         _state.signum = signum
 
 
-def _on_signal(signum: int, frame: object) -> None:
+def deliver_outside(code: types.CodeType) -> None:
+    """Makes a signal that arrives while the main thread runs ``code`` (a function Java calls whose
+    errors Java does not pass on, e.g. the console's log sink) wait until the main thread has left
+    it, and then reach the code it returned to: the program, or the next callback."""
+    _state.outside.add(code)
+
+
+def _inside(frame: types.FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code in _state.outside:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _deliver_when_outside() -> None:
+    main = threading.main_thread().ident
+    assert main is not None  # the main thread has started
+    while _inside(sys._current_frames().get(main)):
+        time.sleep(0.001)
+    _state.waiting = False
+    redeliver()
+
+
+def _on_signal(signum: int, frame: types.FrameType | None) -> None:
     received(signum)
+    if _inside(frame):  # deliver_outside: a thread delivers it later (a signal lands on the main thread only)
+        _state.deferred = True
+        if not _state.waiting:
+            _state.waiting = True
+            threading.Thread(target=_deliver_when_outside, name="jhooks-signal-delivery", daemon=True).start()
+        return
     if threading.get_ident() in PROCESS.callbacks.in_flight:  # inside a callback Java runs: not here (module doc)
         _state.deferred = True
         return

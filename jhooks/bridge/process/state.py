@@ -10,6 +10,7 @@ module reaches into another's globals.
 from __future__ import annotations
 
 import threading
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -60,12 +61,16 @@ class ExitState:
 class SignalState:
     """SIGTERM/SIGINT (``jhooks.bridge.process.signals``): the signals jhooks handles (the program
     had no handler of its own), the first one received and its monotonic time, and whether it
-    arrived inside a Java-run callback on the main thread (``deferred``: delivered after it)."""
+    arrived inside a Java-run callback on the main thread (``deferred``: delivered after it); the
+    code of the callbacks a signal waits outside of (``outside``) and whether a thread waits to
+    deliver it once the main thread has left them (``waiting``)."""
 
     handled: set[int] = field(default_factory=set)
     signum: int | None = None
     signalled_at: float | None = None
     deferred: bool = False
+    outside: set[types.CodeType] = field(default_factory=set)
+    waiting: bool = False
 
 
 @dataclass(slots=True)

@@ -197,17 +197,36 @@ public final class PythonConsole {
       // java.util.logging publishes on the thread that logged (its own id is the record's).
       Thread t = Thread.currentThread();
       String thread = t.getId() == r.getLongThreadID() ? t.getName() : null;
+      String logger = r.getLoggerName() == null ? "" : r.getLoggerName();
+      int level = pythonLevel(r.getLevel());
+      String message = messages.formatMessage(r);
       try {
-        s.log(
-            r.getLoggerName() == null ? "" : r.getLoggerName(),
-            pythonLevel(r.getLevel()),
-            messages.formatMessage(r),
-            thrown,
-            thread,
-            r.getMillis());
+        s.log(logger, level, message, thrown, thread, r.getMillis());
       } catch (RuntimeException e) {
-        reportError("a log record could not be handed to Python", e, ErrorManager.WRITE_FAILURE);
+        if (!interruptedBySignal(e)) {
+          reportError("a log record could not be handed to Python", e, ErrorManager.WRITE_FAILURE);
+          return;
+        }
+        // JPype interrupts the main thread on SIGINT/SIGTERM, and a call into Python throws
+        // once: hand the record over, then leave the interrupt for the hook's next call.
+        try {
+          s.log(logger, level, message, thrown, thread, r.getMillis());
+        } catch (RuntimeException again) {
+          reportError(
+              "a log record could not be handed to Python", again, ErrorManager.WRITE_FAILURE);
+        } finally {
+          Thread.currentThread().interrupt();
+        }
       }
+    }
+
+    private static boolean interruptedBySignal(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof InterruptedException) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override
