@@ -2,6 +2,7 @@
 environment's Python (docs/bridge.md, "Backends"). Skipped when jep is not installed (pip install
 'jhooks[jep]'; scripts/setup installs it)."""
 
+import dataclasses
 import glob
 import importlib.util
 import os
@@ -83,27 +84,44 @@ def run_java(jep_jar, runtime_options, test_classes):
     return run
 
 
+@dataclasses.dataclass
+class Signalled:
+    """What :func:`sigterm_when` saw: the stdout lines up to the ready one and after it, the exit
+    status, the standard error, and the seconds from SIGTERM to the process's end."""
+
+    before: list[str]
+    after: str
+    status: int
+    err: str
+    seconds: float
+
+
 @pytest.fixture(scope="session")
 def sigterm_when():
-    """Starts ``command`` (stdout and stderr piped, text), reads its stdout until ``ready(line)``,
-    sends SIGTERM and waits (60 s, then kills it). Returns the lines read, the exit status and the
-    standard error."""
+    """Starts ``command`` (stdout and stderr piped, text), reads its stdout (``ready_on="stderr"``:
+    its stderr) until ``ready(line)``, sends SIGTERM and waits (60 s, then kills it). Returns a
+    :class:`Signalled` (``after``: the rest of stdout; with ``ready_on="stderr"`` all of it)."""
     import signal
+    import time
 
-    def run(command, ready, env, cwd=None):
+    def run(command, ready, env, cwd=None, ready_on="stdout"):
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
         seen = []
         try:
-            for line in proc.stdout:
+            for line in proc.stdout if ready_on == "stdout" else proc.stderr:
                 seen.append(line)
                 if ready(line):
                     break
             proc.send_signal(signal.SIGTERM)
-            _, err = proc.communicate(timeout=60)
+            signalled = time.monotonic()
+            out, err = proc.communicate(timeout=60)
+            if ready_on == "stderr":
+                err = "".join(seen) + err
+            seconds = time.monotonic() - signalled
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
-        return seen, proc.returncode, err
+        return Signalled(seen, out, proc.returncode, err, seconds)
 
     return run

@@ -178,16 +178,16 @@ def test_sigterm_ends_the_jvm_with_143_while_a_python_callback_is_stuck(run_java
     def sleeping(line):
         return line.startswith("PY ") and json.loads(line[3:]).get("sleeping")
 
-    seen, status, err = sigterm_when(
+    done = sigterm_when(
         run_java.command(CHECKS, "stuck-signal", *shape),
         sleeping,
         env=run_java.environment(),
         cwd=os.path.dirname(os.path.abspath(__file__)),
     )
-    said = json.loads(seen[-1][3:]) if seen and sleeping(seen[-1]) else {}
+    said = json.loads(done.before[-1][3:]) if done.before and sleeping(done.before[-1]) else {}
     assert said.get("h5py", "Tf" not in shape[0]), said  # the shape holds what it names
-    assert status == 143, err[-3000:]
-    assert "SIGSEGV" not in err and "hs_err" not in err
+    assert done.status == 143, done.err[-3000:]
+    assert "SIGSEGV" not in done.err and "hs_err" not in done.err
 
 
 def test_conformance_jvm_driver_with_python_and_mixed_hooks_passes_on_jep(run_java):

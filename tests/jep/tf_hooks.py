@@ -8,7 +8,8 @@ import jhooks
 
 
 class RunCounter(jhooks.Hook):
-    """Fetches the loss every run; prints ``PY runs <n>`` every 500 runs and ``h5py`` once."""
+    """Fetches the loss every run; prints ``PY runs <n>`` every 500 runs, ``h5py`` once and
+    ``PY end runs <n>`` in end()."""
 
     def __init__(self):
         self.runs = 0
@@ -21,3 +22,6 @@ class RunCounter(jhooks.Hook):
         self.runs += 1
         if self.runs % 500 == 0:
             print(f"PY runs {self.runs}", flush=True)
+
+    def end(self, session):
+        print(f"PY end runs {self.runs}", flush=True)

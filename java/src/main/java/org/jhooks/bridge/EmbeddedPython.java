@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jhooks.tf.SessionExit;
 
 /**
  * CPython embedded in a JVM that Java started (plain {@code java}, Gradle {@code run}, a container
@@ -129,18 +130,23 @@ public final class EmbeddedPython {
     Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedPython::atExit, "jhooks-python-exit"));
   }
 
-  /** How long the JVM's exit waits for Python's exit functions. */
-  private static final long EXIT_FUNCTIONS_MILLIS = 5000;
+  /**
+   * How long the JVM's exit waits for Python's exit functions, after the sessions' {@code end()}
+   * (within the 10 s a signalled exit may take, with {@link SessionExit}'s default 8 s).
+   */
+  private static final long EXIT_FUNCTIONS_MILLIS = 1500;
 
   /**
-   * At the JVM's exit (a shutdown hook), runs Python's {@code atexit} functions, as Python's own
-   * exit would, while every thread still runs; waits at most {@link #EXIT_FUNCTIONS_MILLIS}. The
-   * JVM never finalizes the embedded interpreter, and some exit functions must run before the C
-   * library's exit handlers: h5py's unregisters the HDF5 converters that HDF5's handler otherwise
-   * calls into Python, taking the GIL, while the JVM holds the thread that has it at its exit
-   * safepoint (the process hung on SIGTERM once a hook imported TensorFlow).
+   * At the JVM's exit (a shutdown hook), once the open monitored sessions have ended ({@link
+   * SessionExit#stopAndAwait}), runs Python's {@code atexit} functions, as Python's own exit would,
+   * while every thread still runs; waits at most {@link #EXIT_FUNCTIONS_MILLIS}. The JVM never
+   * finalizes the embedded interpreter, and some exit functions must run before the C library's
+   * exit handlers: h5py's unregisters the HDF5 converters that HDF5's handler otherwise calls into
+   * Python, taking the GIL, while the JVM holds the thread that has it at its exit safepoint (the
+   * process hung on SIGTERM once a hook imported TensorFlow).
    */
   private static void atExit() {
+    SessionExit.stopAndAwait(); // the hooks' end() first: Python hooks still run in it
     Thread exitFunctions =
         new Thread(
             () -> {

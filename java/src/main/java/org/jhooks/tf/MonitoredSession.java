@@ -86,6 +86,12 @@ public final class MonitoredSession implements AutoCloseable {
   private boolean errorNotified;
   private Throwable failure;
   private int recoveries;
+  // For the JVM's exit (SessionExit): a stop it asked for (a recovery keeps it), the thread that
+  // drives this session, how many of its calls are in progress and when the last one ended.
+  private volatile boolean exitStop;
+  private volatile Thread driver = Thread.currentThread();
+  private volatile int calls;
+  private volatile long lastCall = System.nanoTime();
 
   private MonitoredSession(Builder b) {
     this.graph = b.graph;
@@ -131,6 +137,7 @@ public final class MonitoredSession implements AutoCloseable {
           return null;
         },
         true);
+    SessionExit.opened(this);
   }
 
   /** A builder for a monitored session running {@code graph}. */
@@ -223,7 +230,8 @@ public final class MonitoredSession implements AutoCloseable {
    * input ended, or the session was closed.
    */
   public boolean shouldStop() {
-    return stop || closed || failure != null || coord.shouldStop();
+    lastCall = System.nanoTime();
+    return stop || exitStop || closed || failure != null || coord.shouldStop();
   }
 
   /** Whether a run ended with {@code TFOutOfRangeException}. */
@@ -253,8 +261,10 @@ public final class MonitoredSession implements AutoCloseable {
     }
     closed = true;
     if (failure != null || session == null) {
+      SessionExit.closed(this);
       return;
     }
+    calls++;
     Throwable coordError = coord.error();
     try {
       if (coordError == null) {
@@ -272,6 +282,8 @@ public final class MonitoredSession implements AutoCloseable {
       throw e;
     } finally {
       closeRaw(null);
+      calls--;
+      SessionExit.closed(this);
     }
     if (coordError != null) {
       throw coordError instanceof RuntimeException
@@ -282,6 +294,36 @@ public final class MonitoredSession implements AutoCloseable {
 
   void requestStop() {
     stop = true;
+  }
+
+  /** The JVM is exiting ({@link SessionExit}): stop after the run in progress. */
+  void requestExitStop() {
+    exitStop = true;
+  }
+
+  /**
+   * Whether the exit should wait for this session: it has not failed, its thread is alive and not
+   * exiting itself, and that thread is in a call on it (close() included) or, the session open, out
+   * of one for less than {@code idleNanos}.
+   */
+  boolean drivenWithin(long idleNanos) {
+    Thread t = driver;
+    if (failure != null || !t.isAlive() || callsExit(t)) {
+      return false;
+    }
+    if (calls > 0) { // close() too: it is closed from its start, and end() runs in it
+      return true;
+    }
+    return !closed && System.nanoTime() - lastCall < idleNanos;
+  }
+
+  private static boolean callsExit(Thread t) {
+    for (StackTraceElement e : t.getStackTrace()) {
+      if (e.getClassName().equals("java.lang.Shutdown")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One hooked run without recovery; see {@link StepContext#runWithHooks}. */
@@ -453,6 +495,17 @@ public final class MonitoredSession implements AutoCloseable {
   // session, create a new one (afterCreateSession again) and retry the whole body.
   private <T> T withRecovery(Supplier<T> body, boolean creating) {
     checkUsable();
+    driver = Thread.currentThread();
+    calls++;
+    try {
+      return recovering(body, creating);
+    } finally {
+      calls--;
+      lastCall = System.nanoTime();
+    }
+  }
+
+  private <T> T recovering(Supplier<T> body, boolean creating) {
     boolean needSession = false;
     while (true) {
       try {
@@ -478,6 +531,7 @@ public final class MonitoredSession implements AutoCloseable {
           continue;
         }
         failure = e;
+        SessionExit.closed(this);
         notifyError(e);
         // hooks first: an AsyncCheckpointSaverHook's write in flight reads the session's snapshot
         // buffers, so the session stays open until it is on disk
