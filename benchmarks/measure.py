@@ -10,16 +10,16 @@ org.jhooks.bench.HookSetOverhead, one block per call.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import math
 import os
 import platform
+import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -591,36 +591,46 @@ def p12(cfg) -> Rows:
     return {"P12": max(rows.values(), key=lambda r: r.ratio), **rows}
 
 
-def _slopes(times: dict[int, list[float]], counts: tuple[int, ...]) -> tuple[list[float], timing.Slope]:
-    """The per-repeat least-squares slopes of per-step time over ``counts`` hooks, and the slope
-    of all repeats' points together with its 95 % confidence interval."""
-    repeats = len(times[counts[0]])
-    per_repeat = [timing.slope(counts, [times[c][r] for c in counts]) for r in range(repeats)]
-    xs = [c for c in counts for _ in range(repeats)]
-    ys = [t for c in counts for t in times[c]]
-    return per_repeat, timing.fit_slope(xs, ys)
+def _median_slope(times: dict[int, list[float]], counts: tuple[int, ...], rounds: Sequence[int]) -> float:
+    """The least-squares slope over ``counts`` of each count's median per-step time in ``rounds``."""
+    return timing.slope(counts, [statistics.median(times[c][r] for r in rounds) for c in counts])
+
+
+P6_RESAMPLES = 400
 
 
 def _p6_row(times: dict[int, list[float]], low: tuple[int, ...], high: tuple[int, ...]) -> Ratio:
-    """Per-hook cost over ``high`` counts / over ``low`` counts: the median of the per-repeat
-    slope ratios; A and B are the pooled slopes, the note gives their 95 % confidence intervals.
-    A repeat with a slope that is not positive (noise larger than the hooks' cost) is left out and
-    counted in the note; if none is left, the pooled slopes give the ratio (NaN if one of them is
-    not positive either), flagged as ill-conditioned."""
-    hi_r, hi = _slopes(times, high)
-    lo_r, lo = _slopes(times, low)
-    notes = []
-    if hi.slope and lo.slope:
-        notes.append(f"95% CI: A ±{abs(hi.ci95 / hi.slope):.0%}, B ±{abs(lo.ci95 / lo.slope):.0%}")
-    kept = [(a, b) for a, b in zip(hi_r, lo_r) if a > 0 and b > 0]
-    if len(kept) < len(hi_r):
-        notes.append(f"{len(hi_r) - len(kept)} of {len(hi_r)} repeats had a slope <= 0")
-    if not kept:
-        x = hi.slope / lo.slope if hi.slope > 0 and lo.slope > 0 else math.nan
-        notes.append("ill-conditioned: pooled slopes only")
-        return Ratio(x, x, x, x, x, 0, hi.slope, lo.slope, "; ".join(notes))
-    r = ratio([a for a, _ in kept], [b for _, b in kept], "; ".join(notes))
-    return dataclasses.replace(r, a=hi.slope, b=lo.slope)
+    """Per-hook cost over ``high`` counts / over ``low`` counts, each the slope of the rounds'
+    median per-step times (a slow round, a garbage collection among thousands of hooks, moves a
+    median little; per-round slopes of the low counts went <= 0 in up to a third of the rounds,
+    and their ratios spread 0.2-44). The spread is that of the same ratio over
+    ``P6_RESAMPLES`` bootstrap resamples of the rounds (a fixed seed), so it is the spread of the
+    estimate, not of single rounds; the note gives the 95 % confidence intervals of the slopes
+    fitted over every round's points. NaN when a slope is not positive (flagged ill-conditioned)."""
+    n = len(times[low[0]])
+    a, b = _median_slope(times, high, range(n)), _median_slope(times, low, range(n))
+    pooled = [
+        timing.fit_slope([c for c in cs for _ in range(n)], [t for c in cs for t in times[c]]) for cs in (high, low)
+    ]
+    notes = [f"slopes of the {n} rounds' medians; spread: {P6_RESAMPLES} bootstrap resamples of the rounds"]
+    if all(f.slope for f in pooled):
+        notes.append(
+            f"95% CI: A ±{abs(pooled[0].ci95 / pooled[0].slope):.0%}, B ±{abs(pooled[1].ci95 / pooled[1].slope):.0%}"
+        )
+    if not (a > 0 and b > 0):
+        notes.append("ill-conditioned: a slope <= 0")
+        return Ratio(math.nan, math.nan, math.nan, math.nan, math.nan, n, a, b, "; ".join(notes))
+    rng = random.Random(6)
+    resampled = []
+    for _ in range(P6_RESAMPLES):
+        rounds = [rng.randrange(n) for _ in range(n)]
+        ra, rb = _median_slope(times, high, rounds), _median_slope(times, low, rounds)
+        if ra > 0 and rb > 0:
+            resampled.append(ra / rb)
+    if len(resampled) < P6_RESAMPLES:
+        notes.append(f"{P6_RESAMPLES - len(resampled)} resamples had a slope <= 0")
+    _, q1, q3, lo, hi = timing.spread(resampled or [a / b])
+    return Ratio(a / b, q1, q3, lo, hi, n, a, b, "; ".join(notes))
 
 
 def p6(cfg) -> Rows:

@@ -70,12 +70,13 @@ P5_check what "no poisoned checkpoints" costs a sync save: the savers' fused fin
 P6  whether a cross-language hook costs the same however many there are: the per-hook cost over
     1,000 to 10,000 no-op hooks (the least-squares slope of per-step time over 1,000, 3,000 and
     10,000 hooks) / the per-hook cost over 100 to 1,000 hooks (the slope over 100, 300 and
-    1,000). Each round times every count once and gives one slope ratio; A and B are the slopes
-    fitted over all rounds' points, their 95 % confidence intervals in the note. The slopes span
-    900 and 9,000 hooks, whose cost is of the order of the step itself or larger, so neither is a
-    difference at noise level (over 10 to 100 hooks, as before, 19 of 41 rounds of Java hooks in
-    a Python session had a slope <= 0). P6_py: Java hooks in a Python session; P6_jvm: Python hooks in the JVM session,
-    one interleaving; P6 is the larger.                                         goal <= 1.2
+    1,000). Each round times every count once; each slope is fitted to the counts' median times
+    over the rounds, and the spread is that of the ratio over 400 bootstrap resamples of the rounds
+    (the estimate's spread: per-round slope ratios, reported before, were ill-conditioned, 0.2 to
+    44 with up to a third of the low slopes <= 0, as a garbage collection among thousands of
+    hooks lands in some rounds); the note gives the 95 % confidence intervals of the slopes fitted
+    over every round's points. P6_py: Java hooks in a Python session; P6_jvm: Python hooks in the
+    JVM session, one interleaving; P6 is the larger.                            goal <= 1.2
 P7  RSS growth (MB, not a ratio) from step 1,000 to step 10,000 while cross-language hooks fetch a
     64 MB float32 variable every step (P7_py64: a Java hook in a Python session, P7_jvm64: a Python
     hook in the JVM session) or two hooks fetch a 1 MB one (P7_py1, P7_jvm1); default JVM

@@ -59,11 +59,12 @@ def test_quick_run_emits_every_ratio_with_its_spread(tmp_path):
         if name.startswith("P7"):
             assert r["n"] == 1, (name, r)  # one measurement: no spread
             continue
+        if name.startswith("P6"):  # the spread of the estimate over resampled rounds: it need not hold it
+            assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["q3"] <= r["hi"], (name, r)
+            assert "bootstrap resamples" in r["note"], (name, r)
+            continue
         assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["ratio"] <= r["q3"] <= r["hi"], (name, r)
-        if name.startswith("P6"):  # slopes: the repeats where noise swamped one are left out, and counted
-            assert r["n"] >= 2 or "repeats had a slope <= 0" in r["note"], (name, r)
-        else:
-            assert r["b"] > 0 and r["n"] >= 2, (name, r)
+        assert r["b"] > 0 and r["n"] >= 2, (name, r)
     # --quick: 3 rounds, 4 in the families given more (as a full run gives some 61)
     assert rows["P1"]["n"] == 4 and rows["P8e/NanTensorHook"]["n"] == 3 and rows["P3"]["n"] == 3
     assert rows["P8e"]["goal"] == 1.2 and rows["P8f"]["unit"] == "s/step"
