@@ -121,10 +121,10 @@ P10 a sync save of the 1 GB model (float32 variables of 512, 256, 128 and 128 MB
     In memory, because on this machine's disk the kernel's writeback of the 1 GB, which lands on
     whichever save comes next, moved single ratios between 0.3 and 3.9: that is the disk's work, not
     the hook's. In memory, one save in five or so of either side still takes 2-3.5 s instead of 0.7
-    (tensorflow-java's Session.save itself, also called alone: fresh pages for 1 GB on this virtual
-    machine), hence 15 saves. It leaves out one cost the hook has and TensorFlow's save has not: the
-    state file's fsync, which on ext4 also makes the checkpoint's data reach the disk before the
-    state file names it (docs/standard-hooks.md, "Checkpoint saver hooks").
+    (tensorflow-java's Session.save itself does, also called alone; the cause is not known), hence
+    15 saves. It leaves out one cost the hook has and TensorFlow's save has not: the state file's
+    fsync, which on a disk waits for the write and for whatever the file system's journal commits
+    with it (docs/standard-hooks.md, "Checkpoint saver hooks").
 P11 the peak extra resident memory of one save by AsyncCheckpointSaverHook of the 1 GB model /
     the model's bytes: the process's RSS sampled every millisecond by a thread from the save's
     beforeSave (training thread, before the snapshot) until the write is on disk, minus its value
