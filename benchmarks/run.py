@@ -10,8 +10,8 @@ same run, in the same interleaving: each variant is warmed up (1 s of blocks: th
 compiles a loop after some 10,000 iterations), then calibrated so that one block of steps takes at
 least 0.1 s (timer resolution and scheduler slices are small against it), then every variant of a
 family runs one block per round for 21 rounds, the order rotated every other round and reversed
-every odd one (A B, B A, B A, A B, ...); P1, P2, P9 and P8's four-hook variants run 61 rounds and
-P6 41 (their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
+every odd one (A B, B A, B A, A B, ...); P1, P2, P4, P9 and P8's four-hook variants run 61 rounds
+and P6 41 (their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
 moved by up to 0.09 between two runs; four runs of P1 and P2 at 61 rounds fell within 0.05 of
 each other: P1 1.049-1.095, P2 1.055-1.093). The ratio is the median over the rounds of A_r / B_r, each
 a ratio of two whole block times; the spread printed next to it is the quartiles (IQR) and the
@@ -182,7 +182,7 @@ from benchmarks import table  # noqa: E402
 
 FULL = {
     "repeats": 21,
-    "rounds": {"P1": 61, "P2": 61, "P6": 41, "P8": 61, "P9": 61},
+    "rounds": {"P1": 61, "P2": 61, "P4": 61, "P6": 41, "P8": 61, "P9": 61},  # P4: 1.07 and 1.21 at 21
     "min_block": 0.1,
     "warmup": 1.0,
     "clock": "wall",
@@ -201,7 +201,7 @@ FULL = {
 }
 QUICK = {
     "repeats": 3,
-    "rounds": {"P1": 4, "P2": 4, "P6": 4, "P8": 4, "P9": 4},  # as a full run, more rounds in some
+    "rounds": {"P1": 4, "P2": 4, "P4": 4, "P6": 4, "P8": 4, "P9": 4},  # as a full run, more rounds in some
     "min_block": 0.01,
     "warmup": 0.0,
     "clock": "wall",
