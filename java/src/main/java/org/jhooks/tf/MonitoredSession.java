@@ -227,7 +227,7 @@ public final class MonitoredSession implements AutoCloseable {
 
   /**
    * Whether training should stop: a hook or step function requested it, the coordinator did, the
-   * input ended, or the session was closed.
+   * input ended, the session was closed, or the JVM is exiting ({@link SessionExit}).
    */
   public boolean shouldStop() {
     lastCall = System.nanoTime();
