@@ -63,7 +63,9 @@ def test_quick_run_emits_every_ratio_with_its_spread(tmp_path):
             assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["q3"] <= r["hi"], (name, r)
             assert "bootstrap resamples" in r["note"], (name, r)
             continue
-        assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["ratio"] <= r["q3"] <= r["hi"], (name, r)
+        # an async save of --quick's 4 MB can block the training thread for no measured time: P5 may be 0
+        assert r["ratio"] >= 0 if name in ("P5", "P5_sync") else r["ratio"] > 0, (name, r)
+        assert r["lo"] <= r["q1"] <= r["ratio"] <= r["q3"] <= r["hi"], (name, r)
         assert r["b"] > 0 and r["n"] >= 2, (name, r)
     # --quick: 3 rounds, 4 in the families given more (as a full run gives some 61)
     assert rows["P1"]["n"] == 4 and rows["P8e/NanTensorHook"]["n"] == 3 and rows["P3"]["n"] == 3

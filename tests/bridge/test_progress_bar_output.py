@@ -132,5 +132,6 @@ def test_on_a_terminal_of_zero_columns_the_bar_prints_periodic_lines(case):
     text, elapsed = run(case, terminal=True, columns=0)
     assert "\r" not in text, text[-2000:]
     progress = [line for line in text.split("\n") if PROGRESS_LINE.fullmatch(line)]
-    assert 2 <= len(progress) <= 11 + int(elapsed // 30), text[-3000:]
+    # as on a pipe (above): a run shorter than two samples has the last line only
+    assert (2 if elapsed >= 0.4 else 1) <= len(progress) <= 11 + int(elapsed // 30), text[-3000:]
     assert progress[-1].startswith("2000/2000 steps (100%), "), progress

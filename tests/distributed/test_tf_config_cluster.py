@@ -50,7 +50,8 @@ def _check(report, workers, javaWorkers, steps):
     expected += [("worker", i, "jvm" if i < javaWorkers else "python") for i in range(workers)]
     assert [(t["job"], t["index"], t["lang"]) for t in tasks] == expected
     for t in tasks[1:]:
-        assert t["steps"] > 0 and t["steps_per_sec"] > 0, t
+        # a rate needs two steps: on a busy machine a worker may join when the others are nearly done
+        assert t["steps"] > 0 and (t["steps_per_sec"] > 0 or t["steps"] == 1), t
         assert t["recoveries"] >= 1, t
         assert t["command"] == ("java" if t["lang"] == "jvm" else "python"), t
     assert [t["chief"] for t in tasks[1:]] == [True] + [False] * workers
