@@ -13,13 +13,15 @@ the chosen clock (``CLOCKS``).
 - Python's cyclic garbage collector stays on (the garbage a variant makes is part of its cost);
   ``gc.collect()`` runs before every round, so no block pays for an earlier block's garbage.
 - Statistics: a ratio is the median of the per-repeat ratios A_r / B_r, reported with their
-  quartiles and extremes (``Ratio``).
+  quartiles and extremes (``Ratio``); where delays that are neither variant's work land on either
+  at random, the ratio of the two fastest values, with a bootstrap spread (``fastest_ratio``).
 """
 
 from __future__ import annotations
 
 import gc
 import math
+import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -148,6 +150,26 @@ def ratio(ta: Sequence[float], tb: Sequence[float], note: str = "") -> Ratio:
         raise ValueError(f"ratio of a non-positive denominator: {list(tb)}")
     med, q1, q3, lo, hi = spread([x / y for x, y in zip(ta, tb)])
     return Ratio(med, q1, q3, lo, hi, len(ta), statistics.median(ta), statistics.median(tb), note)
+
+
+def fastest_ratio(ta: Sequence[float], tb: Sequence[float], resamples: int = 400, note: str = "") -> Ratio:
+    """The ratio of A's fastest value to B's (``min(ta) / min(tb)``), for variants whose times
+    have a floor plus delays that land on either at random and are neither's work (P10's saves).
+    The quartiles and extremes are those of the same ratio over ``resamples`` bootstrap resamples
+    of the rounds (pairs ``ta[r], tb[r]``, a fixed seed): the estimate's spread; a and b are the
+    two minima."""
+    if len(ta) != len(tb) or not ta:
+        raise ValueError(f"ratio needs as many A values as B values, at least one: {len(ta)} and {len(tb)}")
+    if min(tb) <= 0:
+        raise ValueError(f"ratio of a non-positive denominator: {list(tb)}")
+    rng = random.Random(10)
+    rounds = range(len(ta))
+    samples = []
+    for _ in range(resamples):
+        picked = [rng.choice(rounds) for _ in rounds]
+        samples.append(min(ta[r] for r in picked) / min(tb[r] for r in picked))
+    _, q1, q3, lo, hi = spread(samples)
+    return Ratio(min(ta) / min(tb), q1, q3, lo, hi, len(ta), min(ta), min(tb), note)
 
 
 def value(values: Sequence[float], b: float, note: str = "") -> Ratio:

@@ -50,6 +50,20 @@ def test_ratio_refuses_unpaired_or_non_positive_denominators():
         timing.ratio([1.0, 2.0], [1.0, 0.0])
 
 
+def test_fastest_ratio_ignores_delays_that_land_on_either_side():
+    # a floor of 0.70 against 0.66, with delays of seconds in rounds 2 (A) and 4 (B)
+    a = [0.71, 3.2, 0.70, 0.72, 0.73, 0.70]
+    b = [0.67, 0.66, 0.68, 2.9, 0.66, 0.67]
+    r = timing.fastest_ratio(a, b)
+    assert r.ratio == pytest.approx(0.70 / 0.66) and (r.a, r.b, r.n) == (0.70, 0.66, 6)
+    assert r.lo <= r.q1 <= r.q3 <= r.hi and r.hi < 1.2  # no resample is ruled by a delay
+    assert timing.fastest_ratio(a, b) == r  # a fixed seed: the same spread every time
+    with pytest.raises(ValueError, match="as many"):
+        timing.fastest_ratio([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="non-positive"):
+        timing.fastest_ratio([1.0, 2.0], [1.0, 0.0])
+
+
 def test_round_order_puts_each_variant_first_as_often_as_second():
     orders = [timing.order(["A", "B"], r) for r in range(8)]
     assert orders[:4] == [["A", "B"], ["B", "A"], ["B", "A"], ["A", "B"]]
