@@ -79,8 +79,9 @@ def is_own_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) 
     return name.startswith(head) and name[len(head) :].isdigit() and name[len(head) :].isascii()
 
 
-def delete_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) -> None:
-    """Removes ``prefix.index``, ``prefix.meta`` and ``prefix.data-*``.
+def delete_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) -> list[str]:
+    """Removes ``prefix.index``, ``prefix.meta`` and ``prefix.data-*``; returns the removed paths
+    (none when the checkpoint had none left).
 
     Raises ValueError when ``prefix`` is not this dir's checkpoint of this basename (see
     :func:`is_own_checkpoint`); nothing is deleted then.
@@ -89,8 +90,10 @@ def delete_checkpoint(checkpointDir: str, checkpointBasename: str, prefix: str) 
         raise ValueError(
             f"refusing to delete {prefix!r}: not a checkpoint of basename {checkpointBasename!r} in {checkpointDir!r}"
         )
-    for path in _files_of(prefix):
+    removed = _files_of(prefix)
+    for path in removed:
         os.remove(path)
+    return removed
 
 
 def copy_checkpoint(prefix: str, destPrefix: str) -> list[str]:

@@ -35,13 +35,15 @@ class CheckpointKeeper:
         self._lock = threading.RLock()
 
     def open(self) -> None:
-        """Creates the dir, reads an existing state file (so rotation continues) and removes the
-        temporaries a killed save left. Raises OSError (dir cannot be created) or
-        CheckpointStateError (garbage or unreadable state file)."""
+        """Creates the dir, reads an existing state file (so rotation continues) and removes what a
+        killed save left: its temporaries and the checkpoints its rotation had dropped but not yet
+        deleted (``CheckpointRotation.finishInterruptedRotation``). Raises OSError (dir cannot be
+        created, a file cannot be deleted) or CheckpointStateError (garbage or unreadable state file)."""
         with self._lock:
             os.makedirs(self.checkpointDir, exist_ok=True)
             _ = self._rotation.kept
             clean_stale_temporaries(self.checkpointDir, self.checkpointBasename)
+            self._rotation.finishInterruptedRotation()
 
     def discardTemporaries(self) -> None:
         """After a failed save: removes the temporaries it left (TF's bundle writer keeps them)."""

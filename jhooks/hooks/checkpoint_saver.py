@@ -103,7 +103,9 @@ class CheckpointSaverHook(Hook):
     inside ``checkpointDir``; rotation deletes only ``<checkpointBasename>-<step>`` checkpoints of that
     dir, whatever the state file lists (entries of another dir, such as the absolute paths TF's Saver
     writes in a copied run dir, are left alone and dropped from the list it writes). ``begin`` deletes
-    the temporaries a killed save left (``checkpoint.tmp*``, ``<checkpointBasename>-*.tempstate*``).
+    the temporaries a killed save left (``checkpoint.tmp*``, ``<checkpointBasename>-*.tempstate*``)
+    and the checkpoints a save killed during its rotation had dropped but not deleted (listed in
+    ``checkpoint.rotation``; TensorFlow's Saver leaves them forever).
 
     Raises:
         ValueError: see docs/standard-hooks.md (texts shared with Java; neither or both of
@@ -165,6 +167,9 @@ class CheckpointSaverHook(Hook):
         except CheckpointStateError as e:
             raise HookError(type(self).__name__, "begin", f"{e}; remove or repair it (nothing was written)") from e
         except OSError as e:
+            if os.path.isdir(self.checkpointDir):
+                left = f"cannot remove what a killed save left in {self.checkpointDir!r}: {e}"
+                raise HookError(type(self).__name__, "begin", left) from e
             what = "it exists and is not a directory" if os.path.exists(self.checkpointDir) else str(e)
             raise HookError(
                 type(self).__name__, "begin", f"cannot create checkpointDir {self.checkpointDir!r}: {what}"

@@ -296,3 +296,68 @@ def test_a_file_size_limit_during_the_graph_write_is_an_error_naming_hook_and_ca
     assert f"{kind}.afterCreateSession: cannot write the graph to {tmp_path / GRAPH}" in message, message
     assert "File too large" in message, message
     assert sorted(os.listdir(tmp_path)) == [], sorted(os.listdir(tmp_path))
+
+
+def _rotation(language, ckpt, maxToKeep):
+    if language == "python":
+        from jhooks.checkpoint import CheckpointRotation
+
+        return CheckpointRotation(str(ckpt), "model.ckpt", maxToKeep)
+    return jpype.JClass("org.jhooks.checkpoint.CheckpointRotation")(
+        jpype.JClass("java.nio.file.Path").of(str(ckpt), []), "model.ckpt", maxToKeep
+    )
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_a_rotation_a_kill_interrupted_deletes_only_the_dropped_checkpoints_the_state_file_no_longer_lists(
+    tmp_path, language
+):
+    """What a kill between the state file and the deletions leaves: the journal names what the save
+    dropped. The next rotation deletes those that are this saver's and unlisted, nothing else."""
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    (tmp_path / "x").mkdir()
+    for prefix in ("model.ckpt-6", "model.ckpt-7", "model.ckpt-8", "model.ckpt-5", "other-6"):
+        write_checkpoint_files(ckpt / prefix)
+    write_checkpoint_files(tmp_path / "x" / "model.ckpt-6")
+    (ckpt / "checkpoint").write_text(
+        'model_checkpoint_path: "model.ckpt-8"\n'
+        'all_model_checkpoint_paths: "model.ckpt-7"\nall_model_checkpoint_paths: "model.ckpt-8"\n'
+    )
+    outside = str(tmp_path / "x" / "model.ckpt-6")
+    journal = ["model.ckpt-6", "model.ckpt-7", "", "other-6", "../x/model.ckpt-6", outside, "model.ckpt-9"]
+    (ckpt / "checkpoint.rotation").write_text("".join(n + "\n" for n in journal))
+    before = snapshot(tmp_path)
+    deleted = [str(p) for p in _rotation(language, ckpt, 2).finishInterruptedRotation()]
+    assert deleted == [str(ckpt / "model.ckpt-6")]
+    gone = {f"ckpt/model.ckpt-6{s}" for s in (".index", DATA, ".meta")} | {"ckpt/checkpoint.rotation"}
+    assert snapshot(tmp_path) == {k: v for k, v in before.items() if k not in gone}
+    assert list(_rotation(language, ckpt, 2).finishInterruptedRotation()) == []  # no journal: nothing
+
+
+@pytest.mark.parametrize("language", ["python", "java"])
+def test_a_rotation_leaves_no_journal_and_without_one_deletes_no_unlisted_checkpoint(tmp_path, language):
+    write_checkpoint_files(tmp_path / "model.ckpt-1")  # a user's checkpoint, never listed
+    rotation = _rotation(language, tmp_path, 2)
+    for step in (2, 3, 4):
+        write_checkpoint_files(tmp_path / f"model.ckpt-{step}")
+        rotation.record(str(tmp_path / f"model.ckpt-{step}"))
+    assert not (tmp_path / "checkpoint.rotation").exists()
+    assert list(_rotation(language, tmp_path, 2).finishInterruptedRotation()) == []
+    prefixes = sorted({n.split(".", 2)[1] for n in os.listdir(tmp_path) if n.startswith("model.ckpt-")})
+    assert prefixes == ["ckpt-1", "ckpt-3", "ckpt-4"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_the_next_saver_finishes_the_rotation_of_a_killed_save(tmp_path, direction, kind):
+    run(direction, kind, tmp_path, steps=1)
+    for prefix in ("model.ckpt-400", "model.ckpt-500", "other-400"):
+        write_checkpoint_files(tmp_path / prefix)
+    (tmp_path / "checkpoint.rotation").write_text("model.ckpt-400\nother-400\nmodel.ckpt-1\n")
+    hook, _ = run(direction, kind, tmp_path, steps=1)
+    assert saved(hook) == [0, 1]
+    names = set(os.listdir(tmp_path))
+    assert not {n for n in names if n.startswith("model.ckpt-400")} and "checkpoint.rotation" not in names
+    assert {f"{p}{s}" for p in ("model.ckpt-500", "other-400") for s in (".index", DATA, ".meta")} <= names
+    assert (tmp_path / f"model.ckpt-500{DATA}").read_bytes() == b"not ours"

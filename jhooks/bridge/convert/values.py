@@ -89,23 +89,24 @@ def feeds_to_python(feeds: Any) -> dict:
     return {str(e.getKey()): arrays.to_numpy(e.getValue()) for e in feeds.entrySet()}
 
 
-def results_to_java(results: Any) -> Any:
-    """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java: numeric and
-    boolean leaves as read-only views of the numpy memory (:func:`jhooks.bridge.convert.arrays.view_to_java`,
-    valid during the receiving callback; copy to keep), strings as copies."""
+def results_to_java(results: Any, leaf: Callable[[Any], Any] = arrays.view_to_java) -> Any:
+    """Python results (numpy leaves, None for targets, list/tuple/dict nests) as Java: by default
+    numeric and boolean leaves as read-only views of the numpy memory
+    (:func:`jhooks.bridge.convert.arrays.view_to_java`, valid during the receiving callback; copy to
+    keep), strings as copies; ``leaf=arrays.to_java`` makes every leaf a copy Java owns."""
     if results is None:
         return None
     if isinstance(results, (list, tuple)):
         out = _jclass("java.util.ArrayList")()
         for e in results:
-            out.add(results_to_java(e))
+            out.add(results_to_java(e, leaf))
         return out
     if isinstance(results, Mapping):
         out = _jclass("java.util.LinkedHashMap")()
         for k, v in results.items():
-            out.put(_jstring(k), results_to_java(v))
+            out.put(_jstring(k), results_to_java(v, leaf))
         return out
-    return arrays.view_to_java(results)
+    return leaf(results)
 
 
 def results_to_python(results: Any, fetches: Any = None, leaf: Callable[[Any], Any] = arrays.to_numpy) -> Any:

@@ -25,7 +25,7 @@ from jhooks.api.checkpoint_guard import CheckpointGuard
 from jhooks.api.run_args import RunOptions, SessionRunArgs
 from jhooks.api.session import Coordinator, Session
 from jhooks.bridge.backend.choice import current as _backend
-from jhooks.bridge.convert import values
+from jhooks.bridge.convert import arrays, values
 from jhooks.bridge.convert.exceptions import to_java
 from jhooks.bridge.process.calls import call_java, from_java, python_errors
 
@@ -144,7 +144,8 @@ class _PythonSessionProxy:
         if py_fetches is None:
             return None
         result = self.session.run(py_fetches, values.feeds_to_python(feeds), values.options_to_python(options))
-        return values.results_to_java(result)
+        # copies the hook owns (docs/bridge.md "Ownership"): a view would outlive this call's result
+        return values.results_to_java(result, arrays.to_java)
 
     @python_errors
     def save(self, prefix: Any) -> None:

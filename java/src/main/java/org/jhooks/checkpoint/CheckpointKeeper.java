@@ -49,10 +49,12 @@ public final class CheckpointKeeper {
   }
 
   /**
-   * Creates the directory, reads an existing state file (so rotation continues) and deletes the
-   * temporaries a killed save left.
+   * Creates the directory, reads an existing state file (so rotation continues) and deletes what a
+   * killed save left: its temporaries and the checkpoints its rotation had dropped but not yet
+   * deleted ({@link CheckpointRotation#finishInterruptedRotation}).
    *
-   * @throws UncheckedIOException it cannot be created; the message says why (e.g. a file is there)
+   * @throws UncheckedIOException it cannot be created (the message says why, e.g. a file is there),
+   *     or a file cannot be deleted
    * @throws CheckpointStateException a garbage or unreadable state file
    */
   public synchronized void open() {
@@ -67,6 +69,7 @@ public final class CheckpointKeeper {
     }
     rotation.kept();
     Checkpoints.cleanStaleTemporaries(dir, basename);
+    rotation.finishInterruptedRotation();
   }
 
   /** After a failed save: removes the temporaries it left (TF's bundle writer keeps them). */

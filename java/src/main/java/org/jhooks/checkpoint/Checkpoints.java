@@ -235,11 +235,12 @@ public final class Checkpoints {
   /**
    * Deletes {@code <prefix>.index}, {@code <prefix>.data-*} and {@code <prefix>.meta}.
    *
+   * @return the deleted files (none when the checkpoint had none left)
    * @throws IllegalArgumentException {@code prefix} is not this dir's checkpoint of this basename
    *     ({@link #isOwnCheckpoint}); nothing is deleted then
    * @throws UncheckedIOException a file cannot be deleted
    */
-  public static void deleteCheckpoint(Path dir, String basename, Path prefix) {
+  public static List<Path> deleteCheckpoint(Path dir, String basename, Path prefix) {
     if (!isOwnCheckpoint(dir, basename, prefix)) {
       throw new IllegalArgumentException(
           "refusing to delete '"
@@ -250,13 +251,17 @@ public final class Checkpoints {
               + dir
               + "'");
     }
+    List<Path> deleted = new ArrayList<>();
     try {
       for (Path f : filesOf(prefix)) {
-        Files.deleteIfExists(f);
+        if (Files.deleteIfExists(f)) {
+          deleted.add(f);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete checkpoint files of " + prefix, e);
     }
+    return deleted;
   }
 
   /**

@@ -40,11 +40,13 @@ import org.tensorflow.ndarray.NdArray;
  * deletes only inside {@code checkpointDir}; rotation deletes only {@code
  * <checkpointBasename>-<step>} checkpoints of that dir, whatever the state file lists. {@code
  * begin()} deletes the temporaries a killed save left ({@code checkpoint.tmp*}, {@code
- * <checkpointBasename>-*.tempstate*}) and throws a {@link HookException} (cause: {@link
- * CheckpointStateException}) for a garbage or unreadable state file, writing nothing. The
- * constructor refuses a {@code checkpointBasename} with a path separator or {@code ..}
- * (IllegalArgumentException naming the hook and the value). A failed save throws {@link
- * CheckpointSaveException} naming hook, callback, global step and prefix: never end of input.
+ * <checkpointBasename>-*.tempstate*}) and the checkpoints a save killed during its rotation had
+ * dropped but not deleted (listed in {@code checkpoint.rotation}; TensorFlow's Saver leaves them
+ * forever), and throws a {@link HookException} (cause: {@link CheckpointStateException}) for a
+ * garbage or unreadable state file, writing nothing. The constructor refuses a {@code
+ * checkpointBasename} with a path separator or {@code ..} (IllegalArgumentException naming the hook
+ * and the value). A failed save throws {@link CheckpointSaveException} naming hook, callback,
+ * global step and prefix: never end of input.
  *
  * <p>The graph, as TensorFlow's {@code after_create_session}: after each session creation, before
  * that creation's save, the hook writes the view's {@link Session#graphDef()} as text to {@code
