@@ -48,6 +48,8 @@ NEEDS_NATIVES = (
     "tests/hooks/test_snapshot_buffers.py::test_a_java_async_saver_in_the_python_session_fetches_its_snapshot",
     "tests/hooks/test_jvm_driver_guard_and_veto.py::*",
     "tests/hooks/test_best_checkpoints_kill.py::*[jvm]",
+    "tests/hooks/test_async_checkpoint_kill.py::*[jvm-*]",
+    "tests/hooks/test_large_model.py::test_a_java_saver_in_the_python_driver_saves_a_model_larger_than_the_view_budget",
     "tests/hooks/test_listener_veto.py::*java_saver*[AsyncCheckpointSaverHook]",
     "tests/hooks/test_no_poisoned_checkpoints.py::*java_saver*[*AsyncCheckpointSaverHook]",
     "tests/hooks/test_cross_java_hooks_python_driver.py::*[AsyncCheckpointSaverHook]",
