@@ -39,6 +39,7 @@ _.afterSessionRunSameContext  # the same
 _.beforeSessionRunNext  # PythonHookTarget, PythonHookGroupTarget: a new run's context, the id after the last one
 _.afterSessionRunPacked  # PythonHookTarget: afterSessionRun with one small packed result
 _.accept  # java.util.function.Consumer<ModelInstance> of a Python ModelDependentHook
+_.getAsBoolean  # java.util.function.BooleanSupplier of org.jhooks.bridge.SessionStopSignals (signals.py)
 _.commandLineHooks  # org.jhooks.python.PythonHooks.Loader, implemented by the launcher's loader
 _.loadHook  # the same
 _.loadListener  # the same

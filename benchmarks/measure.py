@@ -15,11 +15,10 @@ import gc
 import math
 import os
 import platform
-import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -229,7 +228,11 @@ def _fetch(megabytes: float, s: timing.Settings) -> dict[str, list[float]]:
 
 def p4(cfg) -> Rows:
     t = _fetch(cfg["fetch_mb"], settings(cfg, "P4"))
-    return {"P4": ratio(t["py:java"], t["py:py"]), "P4_jvm": ratio(t["jvm:py"], t["jvm:java"])}
+    fastest = "the fastest blocks (a 64 MB fetch faults in fresh memory every step); spread: bootstrap"
+    return {
+        "P4": timing.fastest_ratio(t["py:java"], t["py:py"], note=fastest),
+        "P4_jvm": timing.fastest_ratio(t["jvm:py"], t["jvm:java"], note=fastest),
+    }
 
 
 def _save_block(hook_class, cfg, directory: str) -> list[float]:
@@ -596,51 +599,8 @@ def p12(cfg) -> Rows:
     return {"P12": max(rows.values(), key=lambda r: r.ratio), **rows}
 
 
-def _median_slope(times: dict[int, list[float]], counts: tuple[int, ...], rounds: Sequence[int]) -> float:
-    """The least-squares slope over ``counts`` of each count's median per-step time in ``rounds``."""
-    return timing.slope(counts, [statistics.median(times[c][r] for r in rounds) for c in counts])
-
-
-P6_RESAMPLES = 400
-
-
-def _p6_row(times: dict[int, list[float]], low: tuple[int, ...], high: tuple[int, ...]) -> Ratio:
-    """Per-hook cost over ``high`` counts / over ``low`` counts, each the slope of the rounds'
-    median per-step times (a slow round, a garbage collection among thousands of hooks, moves a
-    median little; per-round slopes of the low counts went <= 0 in up to a third of the rounds,
-    and their ratios spread 0.2-44). The spread is that of the same ratio over
-    ``P6_RESAMPLES`` bootstrap resamples of the rounds (a fixed seed), so it is the spread of the
-    estimate, not of single rounds; the note gives the 95 % confidence intervals of the slopes
-    fitted over every round's points. NaN when a slope is not positive (flagged ill-conditioned)."""
-    n = len(times[low[0]])
-    a, b = _median_slope(times, high, range(n)), _median_slope(times, low, range(n))
-    pooled = [
-        timing.fit_slope([c for c in cs for _ in range(n)], [t for c in cs for t in times[c]]) for cs in (high, low)
-    ]
-    notes = [f"slopes of the {n} rounds' medians; spread: {P6_RESAMPLES} bootstrap resamples of the rounds"]
-    if all(f.slope for f in pooled):
-        notes.append(
-            f"95% CI: A ±{abs(pooled[0].ci95 / pooled[0].slope):.0%}, B ±{abs(pooled[1].ci95 / pooled[1].slope):.0%}"
-        )
-    if not (a > 0 and b > 0):
-        notes.append("ill-conditioned: a slope <= 0")
-        return Ratio(math.nan, math.nan, math.nan, math.nan, math.nan, n, a, b, "; ".join(notes))
-    rng = random.Random(6)
-    resampled = []
-    for _ in range(P6_RESAMPLES):
-        rounds = [rng.randrange(n) for _ in range(n)]
-        ra, rb = _median_slope(times, high, rounds), _median_slope(times, low, rounds)
-        if ra > 0 and rb > 0:
-            resampled.append(ra / rb)
-    if len(resampled) < P6_RESAMPLES:
-        notes.append(f"{P6_RESAMPLES - len(resampled)} resamples had a slope <= 0")
-    _, q1, q3, lo, hi = timing.spread(resampled or [a / b])
-    return Ratio(a / b, q1, q3, lo, hi, n, a, b, "; ".join(notes))
-
-
 def p6(cfg) -> Rows:
-    low, high = cfg["p6_low"], cfg["p6_high"]
-    counts = sorted(set(low) | set(high))
+    counts = cfg["p6_counts"]
     with contextlib.ExitStack() as stack:
         blocks: dict[str, Block] = {}
         for n in counts:
@@ -650,11 +610,14 @@ def p6(cfg) -> Rows:
         variants = {f"jvm:{n}": [as_java_hook(NoOpHook()) for _ in range(n)] for n in counts}
         blocks.update(_jvm_sessions(stack, graph, "train_step", [], variants))
         del blocks["bare"]
+        # The 22,200 hooks and their proxies are start-up state: unfrozen, every collection a
+        # block's own garbage triggers would scan all of them, every variant's.
+        gc.freeze()
         t = timing.interleave(blocks, settings(cfg, "P6"))
     py = {n: t[f"py:{n}"] for n in counts}
     jv = {n: t[f"jvm:{n}"] for n in counts}
     CURVES["P6"] = {"Java hooks, Python session": py, "Python hooks, JVM session": jv}
-    rows = {"P6_py": _p6_row(py, low, high), "P6_jvm": _p6_row(jv, low, high)}
+    rows = {"P6_py": timing.per_hook_ratio(py, counts), "P6_jvm": timing.per_hook_ratio(jv, counts)}
     worst = max(rows.values(), key=lambda r: r.ratio if math.isfinite(r.ratio) else math.inf)
     return {"P6": worst, **rows}
 

@@ -10,8 +10,8 @@ same run, in the same interleaving: each variant is warmed up (1 s of blocks: th
 compiles a loop after some 10,000 iterations), then calibrated so that one block of steps takes at
 least 0.1 s (timer resolution and scheduler slices are small against it), then every variant of a
 family runs one block per round for 21 rounds, the order rotated every other round and reversed
-every odd one (A B, B A, B A, A B, ...); P1, P2, P4, P9 and P8's four-hook variants run 61 rounds
-and P6 41 (their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
+every odd one (A B, B A, B A, A B, ...); P1, P2, P4, P6, P9 and P8's four-hook variants run 61 rounds
+(their per-round ratios spread by about ±7 % around the median, IQR, so the median of 21
 moved by up to 0.09 between two runs; four runs of P1 and P2 at 61 rounds fell within 0.05 of
 each other: P1 1.049-1.095, P2 1.055-1.093). The ratio is the median over the rounds of A_r / B_r, each
 a ratio of two whole block times; the spread printed next to it is the quartiles (IQR) and the
@@ -47,6 +47,10 @@ P4  per-step time of a Python MonitoredSession whose hook fetches a 64 MB float3
 P4_jvm  per-step time of the jhooks JVM MonitoredSession whose hook fetches a 64 MB float32
     variable every step, hook in Python (as_java_hook) / the same hook in Java
     (org.jhooks.bench.BigVariableGraph); one interleaving with P4.              goal <= 1.2
+P4 and P4_jvm are ratios of the two variants' fastest blocks over 61 rounds (timing.fastest_ratio,
+spread: 400 bootstrap resamples), as P10: every step's 64 MB result is fresh memory the VM's host
+may have to fault in (its balloon reports freed pages), which slowed some blocks 2-4x at random
+(per-round ratios up to 4.0; medians of them moved 1.08-1.20 between two runs).
 The no-op hooks of P1-P3 and P6 (NoOpHook here, org.jhooks.bench.NoOpHook) override every
 callback with an empty body: the bridge does not cross for a per-run callback a hook leaves as the
 default no-op (docs/bridge.md, "Crossing costs"), and these benchmarks must measure real crossings.
@@ -67,16 +71,17 @@ P5_check what "no poisoned checkpoints" costs a sync save: the savers' fused fin
     variable, one bool fetched) / one save of them (GraphSaver.save, what CheckpointSaverHook
     writes), alternated in one session per repeat, medians of 3 each. The async saver runs the
     same check on its writer thread, so P5 includes none of it.                goal <= 0.1
-P6  whether a cross-language hook costs the same however many there are: the per-hook cost over
-    1,000 to 10,000 no-op hooks (the least-squares slope of per-step time over 1,000, 3,000 and
-    10,000 hooks) / the per-hook cost over 100 to 1,000 hooks (the slope over 100, 300 and
-    1,000). Each round times every count once; each slope is fitted to the counts' median times
-    over the rounds, and the spread is that of the ratio over 400 bootstrap resamples of the rounds
-    (the estimate's spread: per-round slope ratios, reported before, were ill-conditioned, 0.2 to
-    44 with up to a third of the low slopes <= 0, as a garbage collection among thousands of
-    hooks lands in some rounds); the note gives the 95 % confidence intervals of the slopes fitted
-    over every round's points. P6_py: Java hooks in a Python session; P6_jvm: Python hooks in the
-    JVM session, one interleaving; P6 is the larger.                            goal <= 1.2
+P6  whether a cross-language hook costs the same however many there are: the per-hook cost from
+    1,000 to 10,000 no-op hooks / the per-hook cost from 100 to 1,000, each the difference of the
+    two counts' fastest per-step times over 61 rounds divided by the difference of the counts
+    (timing.per_hook_ratio); spread: 400 bootstrap resamples of the rounds. The fastest, as in
+    P10: a count's per-step time moved 2-4x between the rounds of one run (the host faulting in
+    memory, other threads' CPU), so medians of per-round ratios, and before them least-squares
+    slopes of the rounds' medians, moved 0.87-1.42 and 0.98-1.31 between two runs. The 22,200
+    hooks are frozen out of Python's collector (gc.freeze) once built, as start-up state: else
+    every collection a block's garbage triggers scans every variant's hooks. P6_py: Java hooks in
+    a Python session; P6_jvm: Python hooks in the JVM session, one interleaving; P6 is the
+    larger.                                                                     goal <= 1.2
 P7  RSS growth (MB, not a ratio) from step 1,000 to step 10,000 while cross-language hooks fetch a
     64 MB float32 variable every step (P7_py64: a Java hook in a Python session, P7_jvm64: a Python
     hook in the JVM session) or two hooks fetch a 1 MB one (P7_py1, P7_jvm1); default JVM
@@ -155,9 +160,10 @@ sizes: the fetch cost against tensor size for the plot (each driver, a hook in e
 
 Output. The table gives each row's ratio (median), IQR and min..max of the per-round ratios, the
 goal, A's and B's median values and unit, and the verdict. ``--json`` writes every row (ratio,
-q1, q3, lo, hi, n, a, b, note, goal, unit) with the machine, the settings and the load;
-``--markdown`` writes README's table; ``--plot`` draws P6's curves, the fetch cost against size
-and every ratio with its spread (docs/benchmarks.png).
+q1, q3, lo, hi, n, a, b, note, goal, unit) with the machine, the settings, the load and the
+curves (P6's per-round times, to analyse a run again); ``--markdown`` writes README's table;
+``--plot`` draws P6's curves, the fetch cost against size and every ratio with its spread
+(docs/benchmarks.png).
 
 Stability (benchmarks/table.py). ``--compare A.json B.json`` prints each ratio of two runs and its
 difference, and says whether they agree: every ratio *near its goal* (within 0.25 of it in either
@@ -190,15 +196,14 @@ from benchmarks import table  # noqa: E402
 
 FULL = {
     "repeats": 21,
-    "rounds": {"P1": 61, "P2": 61, "P4": 61, "P6": 41, "P8": 61, "P9": 61},  # P4: 1.07 and 1.21 at 21
+    "rounds": {"P1": 61, "P2": 61, "P4": 61, "P6": 61, "P8": 61, "P9": 61},  # P4: 1.07 and 1.21 at 21
     "min_block": 0.1,
     "warmup": 1.0,
     "clock": "wall",
     "fetch_mb": 64,
     "save_mb": 256,
     "save_repeats": 7,
-    "p6_low": (100, 300, 1000),
-    "p6_high": (1000, 3000, 10000),
+    "p6_counts": (100, 1000, 10000),
     "p7_steps": (1000, 10000),
     "p7_mb": (64, 1),
     "sizes_kb": (1, 16, 256, 4096, 65536, 262144),
@@ -216,8 +221,7 @@ QUICK = {
     "fetch_mb": 1,
     "save_mb": 4,
     "save_repeats": 2,
-    "p6_low": (20, 50, 100),
-    "p6_high": (100, 200, 400),
+    "p6_counts": (20, 100, 400),
     "p7_steps": (10, 40),
     "p7_mb": (1, 1),
     "sizes_kb": (1, 64),
@@ -274,6 +278,7 @@ def measure(args: argparse.Namespace, cfg: dict[str, Any], families: list[str]) 
         runtime=runtime,
         config={k: v for k, v in cfg.items()},
         argv=sys.argv[1:],
+        curves=measure.CURVES,  # the per-round times behind P6 and the plot, to analyse a run again
     )
     if args.plot:
         from benchmarks import plot

@@ -78,7 +78,7 @@ LABELS = {
     "P5": "async save of 256 MB: training thread blocked ÷ one memcpy of 256 MB",
     "P5_sync": "the same, async save ÷ sync save",
     "P5_check": "NaN guard: finiteness check of the 256 MB ÷ their sync save",
-    "P6": "per-hook cost over 1000–10000 hooks ÷ over 100–1000 hooks, the larger of:",
+    "P6": "per-hook cost from 1000 to 10000 hooks ÷ from 100 to 1000 hooks, the larger of:",
     "P6_py": "Java no-op hooks in a Python session",
     "P6_jvm": "Python no-op hooks in the JVM session",
     "P7": "RSS growth in MB, the largest of:",

@@ -14,7 +14,8 @@ the chosen clock (``CLOCKS``).
   ``gc.collect()`` runs before every round, so no block pays for an earlier block's garbage.
 - Statistics: a ratio is the median of the per-repeat ratios A_r / B_r, reported with their
   quartiles and extremes (``Ratio``); where delays that are neither variant's work land on either
-  at random, the ratio of the two fastest values, with a bootstrap spread (``fastest_ratio``).
+  at random, the ratio of the two fastest values, with a bootstrap spread (``fastest_ratio``); a
+  per-hook cost is a difference of two hook counts' fastest times (``per_hook_ratio``).
 """
 
 from __future__ import annotations
@@ -178,35 +179,35 @@ def value(values: Sequence[float], b: float, note: str = "") -> Ratio:
     return Ratio(med, q1, q3, lo, hi, len(values), med, b, note)
 
 
-# Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond.
-_T975 = (
-    *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131),
-    *(2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
-)
+def per_hook_ratio(times: dict[int, list[float]], counts: tuple[int, int, int], resamples: int = 400) -> Ratio:
+    """Whether a hook costs the same however many there are (P6): the per-hook cost from
+    ``counts[1]`` to ``counts[2]`` hooks / the per-hook cost from ``counts[0]`` to ``counts[1]``,
+    each the difference of two counts' fastest per-step times over the rounds divided by the
+    difference of the counts. The fastest, as in :func:`fastest_ratio`: a block's per-step time is
+    a floor plus delays that land at random (the host faulting in memory, other threads' CPU) and
+    moved a count's time 2-4x between rounds; medians of per-round ratios moved 0.87-1.42 between
+    runs. The spread is that of the same ratio over ``resamples`` bootstrap resamples of the rounds
+    (a fixed seed); a and b are the two per-hook costs (s/hook). NaN, flagged ill-conditioned, when
+    a cost is not positive."""
+    low, mid, high = counts
+    rounds = range(len(times[low]))
 
+    def costs(picked) -> tuple[float, float]:
+        floor = {n: min(times[n][r] for r in picked) for n in counts}
+        return (floor[high] - floor[mid]) / (high - mid), (floor[mid] - floor[low]) / (mid - low)
 
-@dataclass(frozen=True)
-class Slope:
-    """A least-squares slope and the half-width of its 95 % confidence interval (same unit)."""
-
-    slope: float
-    ci95: float
-
-
-def slope(xs: Sequence[float], ys: Sequence[float]) -> float:
-    """The least-squares slope of ys over xs."""
-    return statistics.linear_regression(xs, ys).slope
-
-
-def fit_slope(xs: Sequence[float], ys: Sequence[float]) -> Slope:
-    """The least-squares slope of ys over xs (at least 3 points) with its 95 % confidence half-width."""
-    n = len(xs)
-    if n < 3 or len(ys) != n:
-        raise ValueError(f"a slope with a confidence interval needs at least 3 (x, y) points: {n} xs, {len(ys)} ys")
-    fit = statistics.linear_regression(xs, ys)
-    mx = statistics.fmean(xs)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    residual = sum((y - fit.intercept - fit.slope * x) ** 2 for x, y in zip(xs, ys))
-    df = n - 2
-    t = _T975[df - 1] if df <= len(_T975) else 1.96
-    return Slope(fit.slope, t * math.sqrt(residual / df / sxx))
+    a, b = costs(rounds)
+    note = f"per-hook cost {mid}->{high} / {low}->{mid} hooks, fastest blocks; spread: {resamples} bootstrap resamples"
+    if not (a > 0 and b > 0):
+        nan = math.nan
+        return Ratio(nan, nan, nan, nan, nan, len(rounds), a, b, note + "; ill-conditioned: a cost <= 0")
+    rng = random.Random(6)
+    samples = []
+    for _ in range(resamples):
+        sa, sb = costs([rng.choice(rounds) for _ in rounds])
+        if sa > 0 and sb > 0:
+            samples.append(sa / sb)
+    if len(samples) < resamples:
+        note += f"; {resamples - len(samples)} resamples had a cost <= 0"
+    _, q1, q3, lo, hi = spread(samples or [a / b])
+    return Ratio(a / b, q1, q3, lo, hi, len(rounds), a, b, note)

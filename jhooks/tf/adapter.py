@@ -30,6 +30,7 @@ from typing import Any, NoReturn, cast
 
 import tensorflow as tf
 
+from jhooks.api import session_exit
 from jhooks.api.errors import HookError, HookFeedConflictError, SessionRunArgsError
 from jhooks.api.foreign_errors import is_fatal_foreign_error
 from jhooks.api.hook import Hook, hook_name
@@ -197,6 +198,14 @@ class _RunContexts:
 _run_contexts = _RunContexts()
 
 
+def exit_stop(adapter: Any, run_context: Any) -> None:
+    """After a run of ``adapter``'s session: the run is over, and if the process's exit asked the
+    open sessions to stop (:mod:`jhooks.api.session_exit`), TF's ``run_context.request_stop()``, so
+    the loop ends and the session's close runs every hook's ``end()``."""
+    if session_exit.ran(adapter, False):
+        run_context.request_stop()
+
+
 class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     """Runs ``hook`` (a jhooks Hook) as a TF SessionRunHook.
 
@@ -273,6 +282,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def after_create_session(self, session: Any, coord: Any) -> None:
         self._callback = "afterCreateSession"
         self.createdSession = session
+        session_exit.opened(self, lambda: bool(getattr(session, "_closed", False)))
         outer = enter_callback(self._label, "afterCreateSession", session)
         try:
             self.hook.afterCreateSession(self._view_of(session), None if coord is None else TfCoordinatorView(coord))
@@ -288,6 +298,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
         self._asked = False
+        session_exit.ran(self, True)
         ctx = self.context_of(run_context)
         outer = enter_callback(self._label, "beforeSessionRun", run_context.session)
         try:
@@ -331,6 +342,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:
             leave_callback(outer)
+        exit_stop(self, run_context)
 
     def end(self, session: Any) -> None:
         self._callback = "end"
@@ -348,12 +360,14 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise converted from e
         finally:
             leave_callback(outer)
+            session_exit.closed(self)
 
     def on_error(self, error: BaseException) -> None:
         """The hook's ``onError(session view, error)`` if it got ``afterCreateSession``; the view is
         None once TF closed the raw session. Raises what the hook raises (:class:`OnErrorSession`
         attaches it to ``error``)."""
         session = self.createdSession
+        session_exit.closed(self)
         if session is None:
             return
         self._callback = "onError"

@@ -59,7 +59,7 @@ def test_quick_run_emits_every_ratio_with_its_spread(tmp_path):
         if name.startswith("P7"):
             assert r["n"] == 1, (name, r)  # one measurement: no spread
             continue
-        if name.startswith(("P6", "P10")):  # the spread of the estimate over resampled rounds: it need not hold it
+        if name.startswith(("P4", "P6", "P10")):  # a bootstrap spread: it need not hold the ratio
             assert r["ratio"] > 0 and r["lo"] <= r["q1"] <= r["q3"] <= r["hi"], (name, r)
             assert "bootstrap" in r["note"] and r["n"] >= 2, (name, r)
             continue
@@ -71,7 +71,7 @@ def test_quick_run_emits_every_ratio_with_its_spread(tmp_path):
     assert rows["P1"]["n"] == 4 and rows["P8e/NanTensorHook"]["n"] == 3 and rows["P3"]["n"] == 3
     assert rows["P10_py"]["ratio"] == rows["P10_py"]["a"] / rows["P10_py"]["b"]  # the fastest of each side
     assert rows["P8e"]["goal"] == 1.2 and rows["P8f"]["unit"] == "s/step"
-    assert "95% CI" in rows["P6_py"]["note"] or "ill-conditioned" in rows["P6_py"]["note"]
+    assert "fastest blocks" in rows["P6_py"]["note"]
     assert doc["machine"] and doc["runtime"]["jvm_gc"] and set(doc["load"]) >= {"P1", "P8"}
     assert done.stdout.startswith("machine: ")
     header = next(line for line in done.stdout.splitlines() if "ratio" in line and "IQR" in line)

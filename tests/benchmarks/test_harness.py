@@ -1,9 +1,10 @@
 """The benchmark harness without TensorFlow or a JVM: the statistics of per-repeat ratios, the
-interleaving and calibration (on a simulated clock), slopes with confidence intervals, and the
+interleaving and calibration (on a simulated clock), per-hook costs between hook counts, and the
 stability rule of --compare / --until-stable on synthetic tables."""
 
 import ast
 import json
+import math
 import os
 import re
 import subprocess
@@ -48,6 +49,21 @@ def test_ratio_refuses_unpaired_or_non_positive_denominators():
         timing.ratio([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="non-positive"):
         timing.ratio([1.0, 2.0], [1.0, 0.0])
+
+
+def test_per_hook_ratio_divides_two_slopes_of_the_fastest_times_whatever_delays_land_on_the_rest():
+    # 2 us/hook from 100 to 1000 hooks, 3 us/hook from 1000 to 10000, on a 100 us step; every
+    # round but one of each count is slowed by a delay that is no hook's work
+    floor = {100: 1e-4 + 2e-4, 1000: 1e-4 + 2e-3, 10000: 1e-4 + 2e-3 + 2.7e-2}
+    delays = [0.0, 5e-4, 3e-3, 1e-3, 2e-2]
+    times = {n: [t + delays[(r + i) % 5] for r in range(5)] for i, (n, t) in enumerate(floor.items())}
+    r = timing.per_hook_ratio(times, (100, 1000, 10000))
+    assert r.ratio == pytest.approx(1.5) and r.n == 5
+    assert r.a == pytest.approx(3e-6) and r.b == pytest.approx(2e-6)
+    assert r.lo <= r.q1 <= r.q3 <= r.hi and "bootstrap" in r.note
+    times[1000] = [t - 2e-3 for t in times[1000]]  # faster with 1000 hooks than with 100: no cost to divide by
+    r = timing.per_hook_ratio(times, (100, 1000, 10000))
+    assert math.isnan(r.ratio) and "ill-conditioned" in r.note
 
 
 def test_fastest_ratio_ignores_delays_that_land_on_either_side():
@@ -101,16 +117,6 @@ def test_interleave_times_each_variant_per_step_in_every_round(monkeypatch):
     assert r.ratio == pytest.approx(2.0, rel=0.05)
     timed_rounds = [name for name, _ in clock.ran[-12:]]
     assert timed_rounds[:4] == ["A", "B", "B", "A"]
-
-
-def test_slope_and_its_confidence_interval():
-    xs = [10, 30, 100, 10, 30, 100]
-    exact = timing.fit_slope(xs, [1.0 + 0.5 * x for x in xs])
-    assert exact.slope == pytest.approx(0.5) and exact.ci95 == pytest.approx(0.0, abs=1e-12)
-    noisy = timing.fit_slope(xs, [1.0 + 0.5 * x + e for x, e in zip(xs, [0.3, -0.2, 0.1, -0.3, 0.2, -0.1])])
-    assert 0 < noisy.ci95 < 0.1 and abs(noisy.slope - 0.5) < noisy.ci95
-    with pytest.raises(ValueError, match="at least 3"):
-        timing.fit_slope([1, 2], [1.0, 2.0])
 
 
 def rows(**ratios):

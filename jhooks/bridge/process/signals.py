@@ -1,14 +1,20 @@
 """SIGTERM and SIGINT in a process running Python and a JVM: a bounded exit with the conventional
-status, and no crash (docs/bridge.md, "Threads").
+status, every open session's hooks' ``end()`` run first, and no crash (docs/bridge.md, "Threads").
 
 The JVM's signal handlers (JPype's, installed by ``jhooks.bridge.process.jvm.start``) receive both
 signals: they interrupt the main thread's Java call and raise the signal in Python.
 :func:`install_handlers` (before the JVM starts) gives Python handlers where the program has none of
 its own: SIGTERM ends the program with ``SystemExit(143)``, SIGINT with ``KeyboardInterrupt`` (exit
-status 130). The exception is raised in the program's own code, never inside a hook callback that
-Java is running on the main thread (raising there would tear the hook's cleanup, e.g. a checkpoint
-writer's lock): the signal is then delivered again once that callback returns, so it reaches the
-program when Java hands control back. A callback whose errors Java does not pass on (the console's log sink,
+status 130). First, as the JVM's own exit does (``org.jhooks.tf.SessionExit``), the handler asks
+every open session to stop after its run in progress: Python's sessions with jhooks hooks
+(:mod:`jhooks.api.session_exit`) and the JVM's; the signal is held until none is driven any more
+(the loop saw ``should_stop()``/``shouldStop()`` and the session's close ran every hook's
+``end()``: TensorFlow's MonitoredSession skips ``end()`` after an exception), at most half of the
+exit's time (``JHOOKS_SIGNAL_EXIT_SECS``); later signals meanwhile change nothing. The exception
+is raised in the program's own code, never inside a hook callback that Java is running on the main
+thread (raising there would tear the hook's cleanup, e.g. a checkpoint writer's lock): the signal is
+then delivered again once that callback returns, so it reaches the program when Java hands control
+back. A callback whose errors Java does not pass on (the console's log sink,
 :func:`deliver_outside`) never gets it, not even at its first or last line: a thread delivers it
 once the main thread has left that callback. The exit guard (:mod:`jhooks.bridge.process.exit_guard`)
 bounds its wait for callbacks in flight by the signal's deadline, and the watchdog
@@ -26,7 +32,10 @@ import sys
 import threading
 import time
 import types
+from typing import Any
 
+from jhooks.api import session_exit
+from jhooks.bridge.backend.choice import current as _backend
 from jhooks.bridge.process.ending import record_exit
 from jhooks.bridge.process.state import PROCESS
 
@@ -86,8 +95,78 @@ def _deliver_when_outside() -> None:
     redeliver()
 
 
+def _jvm_sessions() -> Any:
+    """``org.jhooks.tf.SessionExit`` once :func:`arm_session_stop` loaded it, else None (no JVM: a
+    class loaded in the handler could fail on the main thread's interrupt)."""
+    return None if _state.java is None else _state.java[0]
+
+
+def _driven() -> bool:
+    jvm = _jvm_sessions()
+    return session_exit.driven() or (jvm is not None and bool(jvm.driven()))
+
+
+def _stop_sessions() -> bool:
+    """Asks every open session, Python's and the JVM's, to stop after its run in progress; returns
+    whether one is still driven. On the main thread, whose Java call JPype's handler interrupted,
+    the interrupt is cleared: the run in progress is to finish, not fail."""
+    driven = session_exit.request_stop()
+    jvm = _jvm_sessions()
+    if jvm is not None:
+        driven = bool(jvm.requestStop()) or driven
+        if threading.current_thread() is threading.main_thread():
+            _state.java[1].interrupted()
+    return driven
+
+
+class _PythonSessionsDriven:
+    """The ``BooleanSupplier`` of ``org.jhooks.bridge.SessionStopSignals``, asked on the JVM's
+    signal thread: whether a Python session with jhooks hooks is driven."""
+
+    def getAsBoolean(self) -> bool:
+        return session_exit.driven()
+
+
+def arm_session_stop() -> None:
+    """Loads what the handler calls in Java and puts ``org.jhooks.bridge.SessionStopSignals`` in
+    front of JPype's handlers for the signals jhooks handles; call once the JVM runs."""
+    handled = _state.handled
+    if not handled:
+        return
+    backend = _backend()
+    driven = backend.proxy("java.util.function.BooleanSupplier", _PythonSessionsDriven())
+    _state.java = (backend.jclass("org.jhooks.tf.SessionExit"), backend.jclass("java.lang.Thread"), driven)
+    backend.jclass("org.jhooks.bridge.SessionStopSignals").install(
+        signal.SIGTERM in handled, signal.SIGINT in handled, driven
+    )
+
+
+def _deliver_when_stopped() -> None:
+    """Holds the signal until no session is driven, at most half the exit's time (a loop that never
+    reads ``should_stop()``), then delivers it to the main thread."""
+    at = _state.signalled_at
+    until = (time.monotonic() if at is None else at) + exit_seconds() / 2
+    try:
+        while time.monotonic() < until and _driven():
+            time.sleep(0.005)
+    finally:
+        _state.stopping = False
+        _state.deferred = True
+        redeliver()
+
+
 def _on_signal(signum: int, frame: types.FrameType | None) -> None:
     received(signum)
+    if _state.stopping is None:  # the first signal: the sessions first run their hooks' end()
+        try:
+            _state.stopping = _stop_sessions()
+        except Exception:  # the JVM is ending: nothing to wait for, the signal is delivered now
+            log.warning("could not ask the open sessions to stop before signal %d's exit", signum, exc_info=True)
+            _state.stopping = False
+        if _state.stopping:
+            threading.Thread(target=_deliver_when_stopped, name="jhooks-signal-stop", daemon=True).start()
+    if _state.stopping:  # held: _deliver_when_stopped delivers it
+        return
     if _inside(frame):  # deliver_outside: a thread delivers it later (a signal lands on the main thread only)
         _state.deferred = True
         if not _state.waiting:
@@ -120,6 +199,15 @@ def exit_exception() -> BaseException | None:
         return KeyboardInterrupt()
     record_exit(128 + signum)
     return SystemExit(128 + signum)
+
+
+def signalled_status() -> int | None:
+    """``128 + signal`` after a signal jhooks handles, else None. A program that ends with status 0
+    after one ends with this instead (the exit guard): it ended by itself while the signal was held
+    for its sessions' ``end()``, and the signal's exception, delivered too late, was ignored."""
+    if _state.signum is None or _state.signum not in _state.handled:
+        return None
+    return 128 + _state.signum
 
 
 def install_handlers() -> None:

@@ -13,6 +13,7 @@ import threading
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from jhooks.bridge.process.errors import TensorFlowRuntimeError, TensorFlowVersionError
 
@@ -63,7 +64,8 @@ class SignalState:
     had no handler of its own), the first one received and its monotonic time, and whether it
     arrived inside a Java-run callback on the main thread (``deferred``: delivered after it); the
     code of the callbacks a signal waits outside of (``outside``) and whether a thread waits to
-    deliver it once the main thread has left them (``waiting``)."""
+    deliver it once the main thread has left them (``waiting``); whether the signal asked the open
+    sessions to stop (``stopping``, None before a signal) and is held until they have ended."""
 
     handled: set[int] = field(default_factory=set)
     signum: int | None = None
@@ -71,6 +73,8 @@ class SignalState:
     deferred: bool = False
     outside: set[types.CodeType] = field(default_factory=set)
     waiting: bool = False
+    stopping: bool | None = None
+    java: Any = None  # (org.jhooks.tf.SessionExit, java.lang.Thread, the BooleanSupplier), loaded before a signal
 
 
 @dataclass(slots=True)

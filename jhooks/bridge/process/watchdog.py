@@ -50,6 +50,7 @@ def arm_watchdog() -> None:
     handled = PROCESS.signals.handled
     if not handled:
         return
+    signals.arm_session_stop()  # behind the watchdog, in front of JPype's handlers
     backend = current()
     backend.jclass("org.jhooks.bridge.ExitWatchdog").install(
         backend.jlong(int(signals.exit_seconds() * 1000) + 1500),  # Java's halt: the last resort

@@ -25,8 +25,10 @@ import org.jhooks.Logs;
  *
  * A loop that ignores {@code shouldStop()} gets no {@code end()}: the JVM halts at the deadline.
  * TensorFlow's Python MonitoredSession has no such step: in Python a signal is an exception in the
- * training thread (jhooks' handlers where Python hosts the JVM, docs/bridge.md), and TensorFlow
- * skips {@code end()} after an exception.
+ * training thread, and TensorFlow skips {@code end()} after an exception. Where Python hosts the
+ * JVM, jhooks' handlers (docs/bridge.md, "Signals") first ask the sessions of both languages to
+ * stop ({@link #requestStop()}; Python's registry is {@code jhooks.api.session_exit}) and raise the
+ * signal once none is {@link #driven()}.
  */
 public final class SessionExit {
   /**
@@ -79,10 +81,8 @@ public final class SessionExit {
       }
       until = deadline;
     }
-    for (MonitoredSession s : open()) {
-      s.requestExitStop();
-    }
-    while (open().stream().anyMatch(s -> s.drivenWithin(IDLE_NANOS))) {
+    requestStop();
+    while (driven()) {
       if (System.nanoTime() >= until) {
         LOG.log(
             System.Logger.Level.WARNING,
@@ -100,6 +100,28 @@ public final class SessionExit {
         return;
       }
     }
+  }
+
+  /**
+   * Asks every open session to stop after the run in progress, as the exit does, without waiting:
+   * for a host that ends the process on a signal itself once the sessions have run their hooks'
+   * {@code end()} (jhooks' Python handlers where Python hosts the JVM, docs/bridge.md "Threads").
+   *
+   * @return whether a session is still driven ({@link #driven()})
+   */
+  public static boolean requestStop() {
+    for (MonitoredSession s : open()) {
+      s.requestExitStop();
+    }
+    return driven();
+  }
+
+  /**
+   * Whether an open session is still driven: it has not failed, and its thread is alive and in a
+   * call on it, or out of one for less than a second.
+   */
+  public static boolean driven() {
+    return open().stream().anyMatch(s -> s.drivenWithin(IDLE_NANOS));
   }
 
   private static List<MonitoredSession> open() {

@@ -63,4 +63,18 @@ public class SessionExitTest {
       }
     }
   }
+
+  @Test
+  public void requestStopAsksEveryOpenSessionAndDrivenSaysWhetherToWait() {
+    try (Graph g = CounterGraph.counter()) {
+      try (MonitoredSession s =
+          MonitoredSession.builder(g).hooks(new RecordingHook(calls)).build()) {
+        s.run(CounterGraph.TRAIN);
+        assertTrue(SessionExit.driven());
+        assertTrue(SessionExit.requestStop()); // driven: a host would hold its signal
+        assertTrue(s.shouldStop());
+      }
+      assertEquals(List.of("begin", "afterCreateSession", "before:0", "after:0", "end"), calls);
+    }
+  }
 }
