@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["closed", "driven", "opened", "ran", "request_stop"]
+__all__ = ["Entry", "closed", "driven", "opened", "request_stop"]
 
 IDLE_SECONDS = 1.0
 """A session its thread has not run for this long has been left (the same as Java's IDLE_NANOS)."""
@@ -32,38 +32,43 @@ IDLE_SECONDS = 1.0
 _lock = threading.Lock()
 
 
-class _Entry:
+class Entry:
+    """One open session in the registry, what its adapter updates on every run (attribute writes
+    only: this is on the per-run path)."""
+
     __slots__ = ("thread", "last", "running", "stop", "closed")
 
     def __init__(self, closed: Callable[[], bool]) -> None:
         self.thread = threading.current_thread()
-        self.last = time.monotonic()  # the start or end of its last run
+        self.last = time.monotonic()  # the end of its last run
         self.running = False
-        self.stop = False
+        self.stop = False  # the exit asked it to stop (request_stop)
         self.closed = closed
+
+    def started(self) -> None:
+        """Its thread starts a run."""
+        self.running = True
+
+    def finished(self) -> bool:
+        """Its run is over; returns whether the exit asked it to stop (its adapter then requests
+        TF's stop)."""
+        self.running = False
+        self.last = time.monotonic()
+        return self.stop
 
 
 # Weak: a session dropped without its hooks' end() (its run raised) leaves with its adapter.
-_open: weakref.WeakKeyDictionary[Any, _Entry] = weakref.WeakKeyDictionary()
+_open: weakref.WeakKeyDictionary[Any, Entry] = weakref.WeakKeyDictionary()
 
 
-def opened(key: Any, closed: Callable[[], bool] = lambda: False) -> None:
+def opened(key: Any, closed: Callable[[], bool] = lambda: False) -> Entry:
     """Registers the session ``key`` stands for (its hooks' adapter), driven by the calling thread;
     ``closed`` tells whether the session has been closed without its hooks' ``end`` (TensorFlow
-    closes it after a run raised)."""
+    closes it after a run raised). Returns the entry its runs update."""
+    entry = Entry(closed)
     with _lock:
-        _open[key] = _Entry(closed)
-
-
-def ran(key: Any, running: bool) -> bool:
-    """Records that ``key``'s session starts a run (``running``) or has finished one; returns
-    whether the exit asked it to stop (:func:`request_stop`): its adapter then requests TF's stop."""
-    entry = _open.get(key)
-    if entry is None:
-        return False
-    entry.last = time.monotonic()
-    entry.running = running
-    return entry.stop
+        _open[key] = entry
+    return entry
 
 
 def closed(key: Any) -> None:

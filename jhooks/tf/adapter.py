@@ -198,14 +198,6 @@ class _RunContexts:
 _run_contexts = _RunContexts()
 
 
-def exit_stop(adapter: Any, run_context: Any) -> None:
-    """After a run of ``adapter``'s session: the run is over, and if the process's exit asked the
-    open sessions to stop (:mod:`jhooks.api.session_exit`), TF's ``run_context.request_stop()``, so
-    the loop ends and the session's close runs every hook's ``end()``."""
-    if session_exit.ran(adapter, False):
-        run_context.request_stop()
-
-
 class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     """Runs ``hook`` (a jhooks Hook) as a TF SessionRunHook.
 
@@ -230,12 +222,25 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         self._view: TfSessionView | None = None
         self._plan: RunPlan | None = None  # the fast path of this hook on the session's graph
         self._asked = False  # the hook asked for something in the current run
+        self._exit: session_exit.Entry | None = None  # the session's entry for the process's exit
 
     # What TfHookGroup uses of its members' adapters.
 
     def where(self) -> tuple[str, str]:
         """The hook's name and the callback TF is making (what errors about its names say)."""
         return self.name, self._callback
+
+    def run_started(self) -> None:
+        """A run of the session starts (:mod:`jhooks.api.session_exit`: the exit waits for it)."""
+        if self._exit is not None:
+            self._exit.started()
+
+    def run_finished(self, run_context: Any) -> None:
+        """The run is over; if the process's exit asked the open sessions to stop, TF's
+        ``run_context.request_stop()``, so the loop ends and the session's close runs every
+        hook's ``end()``."""
+        if self._exit is not None and self._exit.finished():
+            run_context.request_stop()
 
     def calling(self, callback: str) -> None:
         """TF is about to make ``callback`` of this hook (through a group)."""
@@ -282,7 +287,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
     def after_create_session(self, session: Any, coord: Any) -> None:
         self._callback = "afterCreateSession"
         self.createdSession = session
-        session_exit.opened(self, lambda: bool(getattr(session, "_closed", False)))
+        self._exit = session_exit.opened(self, lambda: bool(getattr(session, "_closed", False)))
         outer = enter_callback(self._label, "afterCreateSession", session)
         try:
             self.hook.afterCreateSession(self._view_of(session), None if coord is None else TfCoordinatorView(coord))
@@ -298,7 +303,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         check_not_reentrant(run_context.session)
         self._callback = "beforeSessionRun"
         self._asked = False
-        session_exit.ran(self, True)
+        self.run_started()
         ctx = self.context_of(run_context)
         outer = enter_callback(self._label, "beforeSessionRun", run_context.session)
         try:
@@ -342,7 +347,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
             raise_hook_failure(self.name, "afterSessionRun", e)
         finally:
             leave_callback(outer)
-        exit_stop(self, run_context)
+        self.run_finished(run_context)
 
     def end(self, session: Any) -> None:
         self._callback = "end"
@@ -361,6 +366,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         finally:
             leave_callback(outer)
             session_exit.closed(self)
+            self._exit = None
 
     def on_error(self, error: BaseException) -> None:
         """The hook's ``onError(session view, error)`` if it got ``afterCreateSession``; the view is
@@ -368,6 +374,7 @@ class TfHookAdapter(tf.compat.v1.train.SessionRunHook):
         attaches it to ``error``)."""
         session = self.createdSession
         session_exit.closed(self)
+        self._exit = None
         if session is None:
             return
         self._callback = "onError"

@@ -24,17 +24,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from jhooks.api import session_exit
 from jhooks.api.model import ModelInstance
 from jhooks.api.run_args import SessionRunValues
-from jhooks.tf.adapter import (
-    TfHookAdapter,
-    check_not_reentrant,
-    enter_callback,
-    exit_stop,
-    leave_callback,
-    raise_hook_failure,
-)
+from jhooks.tf.adapter import TfHookAdapter, check_not_reentrant, enter_callback, leave_callback, raise_hook_failure
 from jhooks.tf.hook_batch import BeforeResult, HookBatch, HookBatchFactory, factory_of
 from jhooks.tf.run_plan import RunPlan, plan_for
 
@@ -72,7 +64,7 @@ class TfHookGroup(tf.compat.v1.train.SessionRunHook):
         members, batch = self.members, self.batch
         for m in members:
             m.calling("beforeSessionRun")
-        session_exit.ran(members[0], True)
+        members[0].run_started()
         ctx = members[0].context_of(run_context)
         plan = plan_for(self._plan, run_context.session.graph, members, merge=True)
         if plan is not self._plan:
@@ -107,7 +99,7 @@ class TfHookGroup(tf.compat.v1.train.SessionRunHook):
             self._after_run(run_context, run_values)
         finally:
             leave_callback(outer)
-        exit_stop(self.members[0], run_context)
+        self.members[0].run_finished(run_context)
 
     def _after_run(self, run_context: Any, run_values: Any) -> None:
         members = self.members
